@@ -1,1 +1,18 @@
+//! The PMIx implementation in safe Rust.
+//!
+//! This crate holds the behaviour of the library with Rust types only: the data model
+//! (`values`), the "v41" codec shared with OpenPMIx peers (`codec`), the text renderings
+//! (`print`), node and process maps (`regex`) and the attribute dictionary (`attrs`).
+//! It uses `pmix-sys` for the numeric values of constants (status codes, data type ids),
+//! never for its `repr(C)` structures or raw pointers; `pmix-ffi` does all conversion.
 #![forbid(unsafe_code)]
+
+pub mod attrs;
+pub mod codec;
+pub mod error;
+pub mod print;
+pub mod regex;
+pub mod values;
+
+pub use error::{Error, Result};
+pub use values::*;

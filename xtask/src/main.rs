@@ -1,1 +1,495 @@
-fn main() {}
+//! Developer tasks.
+//!
+//! `cargo run -p xtask -- headers` writes the installed headers in `include/` from the Rust
+//! definitions: cbindgen (pinned in the workspace) prints the types, constants and prototypes
+//! of `pmix-sys` and `pmix-ffi`; the attribute-key `#define`s come from the tables in
+//! `pmix-sys` (cbindgen skips `&CStr` constants); hand-written macro and static-inline parts
+//! come from `include/fragments/`. `headers --check` regenerates into memory and fails if any
+//! committed header differs.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use cbindgen::{Builder, Config, DocumentationStyle, ItemType, Language, SortKey, Style};
+
+/// Functions declared in `pmix_server.h`.
+const SERVER_FNS: &[&str] = &[
+    "PMIx_server_init",
+    "PMIx_server_finalize",
+    "PMIx_generate_regex",
+    "PMIx_generate_ppn",
+    "PMIx_server_register_nspace",
+    "PMIx_server_deregister_nspace",
+    "PMIx_server_register_client",
+    "PMIx_server_deregister_client",
+    "PMIx_server_setup_fork",
+    "PMIx_server_dmodex_request",
+    "PMIx_server_setup_application",
+    "PMIx_server_setup_local_support",
+    "PMIx_server_IOF_deliver",
+    "PMIx_server_collect_inventory",
+    "PMIx_server_deliver_inventory",
+    "PMIx_Register_attributes",
+    "PMIx_server_generate_locality_string",
+    "PMIx_server_generate_cpuset_string",
+    "PMIx_server_define_process_set",
+    "PMIx_server_delete_process_set",
+    "PMIx_server_register_resources",
+    "PMIx_server_deregister_resources",
+];
+
+/// Functions declared in `pmix_tool.h`.
+const TOOL_FNS: &[&str] = &[
+    "PMIx_tool_init",
+    "PMIx_tool_finalize",
+    "PMIx_tool_attach_to_server",
+    "PMIx_tool_disconnect",
+    "PMIx_tool_get_servers",
+    "PMIx_tool_set_server",
+    "PMIx_IOF_pull",
+    "PMIx_IOF_deregister",
+    "PMIx_IOF_push",
+];
+
+/// Functions declared in `pmix_deprecated.h` (which `pmix_common.h` includes, so that server
+/// hosts that include only `pmix_server.h` get them too).
+const DEPRECATED_FNS: &[&str] = &[
+    "PMIx_tool_connect_to_server",
+    "PMIx_Value_load",
+    "PMIx_Value_unload",
+    "PMIx_Value_destruct",
+    "PMIx_Value_xfer",
+    "PMIx_Value_compare",
+    "PMIx_Data_array_destruct",
+    "PMIx_Info_load",
+    "PMIx_Info_xfer",
+    "PMIx_Info_list_start",
+    "PMIx_Info_list_add",
+    "PMIx_Info_list_insert",
+    "PMIx_Info_list_xfer",
+    "PMIx_Info_list_convert",
+    "PMIx_Info_list_release",
+];
+
+/// Struct tag names of the reference (`typedef struct TAG {...} NAME;`); structs not listed
+/// are anonymous there.
+const STRUCT_TAGS: &[(&str, &str)] = &[
+    ("pmix_coord_t", "pmix_coord"),
+    ("pmix_geometry_t", "pmix_geometry"),
+    ("pmix_device_distance_t", "pmix_device_distance"),
+    ("pmix_byte_object_t", "pmix_byte_object"),
+    ("pmix_endpoint_t", "pmix_endpoint"),
+    ("pmix_proc_t", "pmix_proc"),
+    ("pmix_proc_info_t", "pmix_proc_info"),
+    ("pmix_data_array_t", "pmix_data_array"),
+    ("pmix_data_buffer_t", "pmix_data_buffer"),
+    ("pmix_proc_stats_t", "pmix_proc_stats"),
+    ("pmix_value_t", "pmix_value"),
+    ("pmix_info_t", "pmix_info"),
+    ("pmix_pdata_t", "pmix_pdata"),
+    ("pmix_app_t", "pmix_app"),
+    ("pmix_query_t", "pmix_query"),
+    ("pmix_regattr_t", "pmix_regattr_t"),
+    ("pmix_fabric_t", "pmix_fabric_s"),
+    ("pmix_server_module_t", "pmix_server_module_4_0_0_t"),
+];
+
+/// Rust helper constants that are not part of the C API.
+const RUST_ONLY: &[&str] = &["PMIX_NSPACE_BUFLEN", "PMIX_KEY_BUFLEN"];
+
+struct Gen {
+    root: PathBuf,
+}
+
+impl Gen {
+    fn config(&self, items: &[ItemType], exclude: Vec<String>) -> Config {
+        let mut c = Config {
+            language: Language::C,
+            style: Style::Type,
+            usize_is_size_t: true,
+            no_includes: true,
+            cpp_compat: false,
+            sort_by: SortKey::None,
+            documentation: true,
+            documentation_style: DocumentationStyle::C,
+            ..Config::default()
+        };
+        c.export.item_types = items.to_vec();
+        c.export.exclude = exclude;
+        c.export
+            .exclude
+            .extend(RUST_ONLY.iter().map(|s| s.to_string()));
+        c.export
+            .rename
+            .insert("timeval".into(), "struct timeval".into());
+        c.function.prefix = Some("PMIX_EXPORT".into());
+        c
+    }
+
+    /// cbindgen output for the given source files and item kinds.
+    fn cbindgen(
+        &self,
+        srcs: &[&str],
+        items: &[ItemType],
+        exclude: Vec<String>,
+    ) -> Result<String, String> {
+        let mut config = self.config(items, exclude);
+        // cbindgen prints only types that some function uses, unless they are listed.
+        for s in srcs {
+            let text =
+                std::fs::read_to_string(self.root.join(s)).map_err(|e| format!("{s}: {e}"))?;
+            config.export.include.extend(declared_types(&text));
+        }
+        let mut b = Builder::new().with_config(config);
+        for s in srcs {
+            b = b.with_src(self.root.join(s));
+        }
+        let bindings = b.generate().map_err(|e| format!("cbindgen: {e}"))?;
+        let mut out = Vec::new();
+        bindings.write(&mut out);
+        let text = String::from_utf8(out).map_err(|e| e.to_string())?;
+        Ok(tidy(&text))
+    }
+
+    fn fragment(&self, name: &str) -> Result<String, String> {
+        let p = self.root.join("include/fragments").join(name);
+        std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
+    }
+
+    /// Every exported function name in the API sources, for the exclusion lists.
+    fn api_sources(&self) -> Result<(Vec<String>, BTreeSet<String>), String> {
+        let dir = self.root.join("pmix-ffi/src/api");
+        let mut files = Vec::new();
+        let mut names = BTreeSet::new();
+        let mut entries: Vec<_> = std::fs::read_dir(&dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .collect();
+        entries.sort();
+        for p in entries {
+            let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+            for line in text.lines() {
+                if let Some(rest) = line
+                    .trim_start()
+                    .strip_prefix("pub unsafe extern \"C\" fn ")
+                    .or_else(|| line.trim_start().strip_prefix("pub extern \"C\" fn "))
+                {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    names.insert(name);
+                }
+            }
+            files.push(
+                p.strip_prefix(&self.root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+        Ok((files, names))
+    }
+
+    fn functions(&self, keep: &dyn Fn(&str) -> bool) -> Result<String, String> {
+        let (files, names) = self.api_sources()?;
+        let exclude = names.iter().filter(|n| !keep(n)).cloned().collect();
+        let srcs: Vec<&str> = files.iter().map(String::as_str).collect();
+        self.cbindgen(&srcs, &[ItemType::Functions], exclude)
+    }
+
+    fn attr_defines(table: &[pmix_sys::AttrDef]) -> String {
+        let mut s = String::new();
+        for a in table {
+            let key = a.key.to_str().expect("attribute keys are ASCII");
+            writeln!(s, "#define {} {:?}", a.name, key).unwrap();
+        }
+        s
+    }
+
+    fn common(&self) -> Result<String, String> {
+        let consts = self.cbindgen(&["pmix-sys/src/consts.rs"], &[ItemType::Constants], vec![])?;
+        let types = self.cbindgen(
+            &["pmix-sys/src/types.rs", "pmix-sys/src/callbacks.rs"],
+            &[ItemType::Structs, ItemType::Unions, ItemType::Typedefs],
+            vec![],
+        )?;
+        let types = inline_value_union(&tag_structs(&types));
+        Ok(wrap(
+            "PMIx_COMMON_H",
+            &[
+                self.fragment("common_prelude.h")?,
+                section("Constants", &consts),
+                section("Attribute keys", &Self::attr_defines(pmix_sys::ATTRIBUTES)),
+                self.fragment("common_typedefs.h")?,
+                section("Types", &types),
+                self.fragment("common_macros.h")?,
+                "#include <pmix_deprecated.h>\n".to_string(),
+                self.fragment("common_tail.h")?,
+                self.fragment("common_epilogue.h")?,
+            ],
+        ))
+    }
+
+    fn deprecated(&self) -> Result<String, String> {
+        let consts = self.cbindgen(
+            &["pmix-sys/src/deprecated.rs"],
+            &[ItemType::Constants],
+            vec![],
+        )?;
+        let fns = self.functions(&|n| DEPRECATED_FNS.contains(&n))?;
+        Ok(wrap(
+            "PMIx_DEPRECATED_H",
+            &[
+                CPP_OPEN.to_string(),
+                section("Deprecated constants", &consts),
+                section(
+                    "Deprecated attribute keys",
+                    &Self::attr_defines(pmix_sys::DEPRECATED_ATTRIBUTES),
+                ),
+                section("Functions", &fns),
+                self.fragment("deprecated_macros.h")?,
+                CPP_CLOSE.to_string(),
+            ],
+        ))
+    }
+
+    fn pmix(&self) -> Result<String, String> {
+        let fns = self.functions(&|n| {
+            !SERVER_FNS.contains(&n) && !TOOL_FNS.contains(&n) && !DEPRECATED_FNS.contains(&n)
+        })?;
+        Ok(wrap(
+            "PMIx_H",
+            &[
+                "#include <pmix_common.h>\n".to_string(),
+                CPP_OPEN.to_string(),
+                section("Functions", &fns),
+                self.fragment("pmix_macros.h")?,
+                CPP_CLOSE.to_string(),
+            ],
+        ))
+    }
+
+    fn server(&self) -> Result<String, String> {
+        let types = self.cbindgen(
+            &["pmix-sys/src/server.rs"],
+            &[ItemType::Structs, ItemType::Typedefs],
+            vec![],
+        )?;
+        let fns = self.functions(&|n| SERVER_FNS.contains(&n))?;
+        Ok(wrap(
+            "PMIx_SERVER_API_H",
+            &[
+                "#include <pmix_common.h>\n".to_string(),
+                CPP_OPEN.to_string(),
+                section("Types", &tag_structs(&types)),
+                section("Functions", &fns),
+                CPP_CLOSE.to_string(),
+            ],
+        ))
+    }
+
+    fn tool(&self) -> Result<String, String> {
+        let types = self.cbindgen(&["pmix-sys/src/tool.rs"], &[ItemType::Typedefs], vec![])?;
+        let fns = self.functions(&|n| TOOL_FNS.contains(&n))?;
+        Ok(wrap(
+            "PMIx_TOOL_API_H",
+            &[
+                "#include <pmix.h>\n".to_string(),
+                CPP_OPEN.to_string(),
+                section("Types", &types),
+                section("Functions", &fns),
+                CPP_CLOSE.to_string(),
+            ],
+        ))
+    }
+
+    fn version(&self) -> String {
+        let v = env!("CARGO_PKG_VERSION");
+        let mut parts = v
+            .split('.')
+            .map(|p| p.parse::<u32>().expect("numeric version"));
+        let (major, minor, release) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        wrap(
+            "PMIx_VERSION_H",
+            &[format!(
+                "/* The OpenPMIx release whose ABI this library provides. */\n\
+                 #define PMIX_VERSION_MAJOR {major}L\n\
+                 #define PMIX_VERSION_MINOR {minor}L\n\
+                 #define PMIX_VERSION_RELEASE {release}L\n\n\
+                 #define PMIX_NUMERIC_VERSION 0x{:08x}\n",
+                (major << 16) | (minor << 8) | release
+            )],
+        )
+    }
+
+    fn all(&self) -> Result<Vec<(&'static str, String)>, String> {
+        Ok(vec![
+            ("pmix_version.h", self.version()),
+            ("pmix_common.h", self.common()?),
+            ("pmix_deprecated.h", self.deprecated()?),
+            ("pmix.h", self.pmix()?),
+            ("pmix_server.h", self.server()?),
+            ("pmix_tool.h", self.tool()?),
+        ])
+    }
+}
+
+const CPP_OPEN: &str = "#if defined(c_plusplus) || defined(__cplusplus)\nextern \"C\" {\n#endif\n";
+const CPP_CLOSE: &str = "#if defined(c_plusplus) || defined(__cplusplus)\n}\n#endif\n";
+
+fn section(title: &str, body: &str) -> String {
+    format!("/* ---- {title} ---- */\n\n{}\n", body.trim())
+}
+
+fn wrap(guard: &str, parts: &[String]) -> String {
+    let mut s = format!(
+        "/*\n * Generated by `cargo run -p xtask -- headers` from the Rust definitions and\n \
+         * include/fragments/. Do not edit by hand.\n */\n\n#ifndef {guard}\n#define {guard}\n\n"
+    );
+    for p in parts {
+        s.push_str(p.trim_end());
+        s.push_str("\n\n");
+    }
+    s.push_str(&format!("#endif /* {guard} */\n"));
+    s
+}
+
+/// Names of the structs, unions and type aliases a Rust source file declares.
+fn declared_types(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            l.strip_prefix("pub struct ")
+                .or_else(|| l.strip_prefix("pub union "))
+                .or_else(|| l.strip_prefix("pub type "))
+        })
+        .map(|r| {
+            r.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        })
+        .collect()
+}
+
+/// Removes cbindgen's own preamble lines and collapses runs of blank lines.
+fn tidy(text: &str) -> String {
+    let mut out = String::new();
+    let mut blank = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            blank += 1;
+            if blank > 1 {
+                continue;
+            }
+        } else {
+            blank = 0;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.trim().to_string() + "\n"
+}
+
+/// Gives structs the reference's tags and prints fixed-size name buffers with the
+/// reference's typedefs.
+fn tag_structs(text: &str) -> String {
+    let mut out = String::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if line == "typedef struct {" {
+            // Find the name at the closing line of this struct (column 0).
+            let name = lines[i + 1..]
+                .iter()
+                .find_map(|l| l.strip_prefix("} ").and_then(|r| r.strip_suffix(';')))
+                .unwrap_or("");
+            match STRUCT_TAGS.iter().find(|(n, _)| *n == name) {
+                Some((_, tag)) => out.push_str(&format!("typedef struct {tag} {{\n")),
+                None => out.push_str("typedef struct {\n"),
+            }
+        } else {
+            let l = line
+                .replace(
+                    "char (*nspace)[PMIX_NSPACE_BUFLEN]",
+                    "pmix_nspace_t *nspace",
+                )
+                .replace("char nspace[PMIX_NSPACE_BUFLEN]", "pmix_nspace_t nspace")
+                .replace("char key[PMIX_KEY_BUFLEN]", "pmix_key_t key")
+                .replace("char string[PMIX_KEY_BUFLEN]", "pmix_key_t string");
+            out.push_str(&l);
+            out.push('\n');
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Prints the payload union of `pmix_value_t` inline and anonymous, as the reference does.
+fn inline_value_union(text: &str) -> String {
+    let start = text.find("typedef union {").expect("value union present");
+    let end_marker = "} pmix_value_data_t;\n";
+    let end = text[start..].find(end_marker).expect("value union end") + start;
+    let body = &text[start + "typedef union {\n".len()..end];
+    let mut rest = String::new();
+    rest.push_str(&text[..start]);
+    rest.push_str(text[end + end_marker.len()..].trim_start_matches('\n'));
+    let indented: String = body.lines().map(|l| format!("  {l}\n")).collect();
+    rest.replace(
+        "  pmix_value_data_t data;\n",
+        &format!("  union {{\n{indented}  }} data;\n"),
+    )
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let g = Gen { root: root.clone() };
+    match args.first().map(String::as_str) {
+        Some("headers") => {
+            let check = args.iter().any(|a| a == "--check");
+            let headers = match g.all() {
+                Ok(h) => h,
+                Err(e) => {
+                    eprintln!("xtask: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut stale = Vec::new();
+            for (name, text) in headers {
+                let path = root.join("include").join(name);
+                if check {
+                    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                        stale.push(name);
+                    }
+                } else if let Err(e) = std::fs::write(&path, text) {
+                    eprintln!("xtask: {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+            }
+            if !stale.is_empty() {
+                eprintln!(
+                    "xtask: headers out of date: {}; run `cargo run -p xtask -- headers`",
+                    stale.join(", ")
+                );
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("usage: cargo run -p xtask -- headers [--check]");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+#if defined(c_plusplus) || defined(__cplusplus)
+}
+#endif
