@@ -14,6 +14,2570 @@ extern "C" {
 
 /* ---- Functions ---- */
 
+/*
+ See PMIx Standard v5, `PMIx_Get_attribute_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Get_attribute_string(const char *attribute);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_attribute_name`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Get_attribute_name(const char *attrstring);
+
+/*
+ See PMIx Standard v5, `PMIx_Init`.
+
+ # Returns
+ `PMIX_ERR_UNREACH` when no server is named in the environment (the reference's answer
+ without a server); `PMIX_ERR_NOT_SUPPORTED` when one is, since the client role is not
+ implemented yet.
+
+ # Safety
+ `proc_` is NULL or writable; `(info, ninfo)` a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc_, pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Finalize`.
+
+ Finalizing a library that is not initialized succeeds and does nothing, as in the reference.
+
+ # Safety
+ `(info, ninfo)` is a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Initialized`: 1 when initialized, else 0.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT int PMIx_Initialized(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Abort`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Abort(int status,
+                         const char *msg,
+                         pmix_proc_t *procs,
+                         size_t nprocs);
+
+/*
+ See PMIx Standard v5, `PMIx_Put`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Put(pmix_scope_t scope, const char *key, pmix_value_t *val);
+
+/*
+ See PMIx Standard v5, `PMIx_Commit`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Commit(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Fence`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fence(const pmix_proc_t *procs,
+                         size_t nprocs,
+                         const pmix_info_t *info,
+                         size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Fence_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
+                            size_t nprocs,
+                            const pmix_info_t *info,
+                            size_t ninfo,
+                            pmix_op_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Get`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get(const pmix_proc_t *proc_,
+                       const char *key,
+                       const pmix_info_t *info,
+                       size_t ninfo,
+                       pmix_value_t **val);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc_,
+                          const char *key,
+                          const pmix_info_t *info,
+                          size_t ninfo,
+                          pmix_value_cbfunc_t cbfunc,
+                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Publish`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Publish(const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Publish_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Publish_nb(const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc,
+                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Lookup`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Lookup(pmix_pdata_t *data,
+                          size_t ndata,
+                          const pmix_info_t *info,
+                          size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Lookup_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Lookup_nb(char **keys,
+                             const pmix_info_t *info,
+                             size_t ninfo,
+                             pmix_lookup_cbfunc_t cbfunc,
+                             void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Unpublish`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Unpublish_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Unpublish_nb(char **keys,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc,
+                                void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Spawn`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Spawn(const pmix_info_t *job_info,
+                         size_t ninfo,
+                         const pmix_app_t *apps,
+                         size_t napps,
+                         char *nspace);
+
+/*
+ See PMIx Standard v5, `PMIx_Spawn_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Spawn_nb(const pmix_info_t *job_info,
+                            size_t ninfo,
+                            const pmix_app_t *apps,
+                            size_t napps,
+                            pmix_spawn_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Connect`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Connect(const pmix_proc_t *procs,
+                           size_t nprocs,
+                           const pmix_info_t *info,
+                           size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Connect_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Connect_nb(const pmix_proc_t *procs,
+                              size_t nprocs,
+                              const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc,
+                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Disconnect`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Disconnect(const pmix_proc_t *procs,
+                              size_t nprocs,
+                              const pmix_info_t *info,
+                              size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Disconnect_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *ranges,
+                                 size_t nprocs,
+                                 const pmix_info_t *info,
+                                 size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Resolve_peers`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Resolve_peers(const char *nodename,
+                                 const char *nspace,
+                                 pmix_proc_t **procs,
+                                 size_t *nprocs);
+
+/*
+ See PMIx Standard v5, `PMIx_Resolve_nodes`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Resolve_nodes(const char *nspace, char **nodelist);
+
+/*
+ See PMIx Standard v5, `PMIx_Log`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Log(const pmix_info_t *data,
+                       size_t ndata,
+                       const pmix_info_t *directives,
+                       size_t ndirs);
+
+/*
+ See PMIx Standard v5, `PMIx_Log_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Log_nb(const pmix_info_t *data,
+                          size_t ndata,
+                          const pmix_info_t *directives,
+                          size_t ndirs,
+                          pmix_op_cbfunc_t cbfunc,
+                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Allocation_request`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive,
+                                      pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_info_t **results,
+                                      size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Allocation_request_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive,
+                                         pmix_info_t *info,
+                                         size_t ninfo,
+                                         pmix_info_cbfunc_t cbfunc,
+                                         void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_control`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Job_control(const pmix_proc_t *targets,
+                               size_t ntargets,
+                               const pmix_info_t *directives,
+                               size_t ndirs,
+                               pmix_info_t **results,
+                               size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_control_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Job_control_nb(const pmix_proc_t *targets,
+                                  size_t ntargets,
+                                  const pmix_info_t *directives,
+                                  size_t ndirs,
+                                  pmix_info_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Process_monitor`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor,
+                                   pmix_status_t error,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs,
+                                   pmix_info_t **results,
+                                   size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Process_monitor_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
+                                      pmix_status_t error,
+                                      const pmix_info_t *directives,
+                                      size_t ndirs,
+                                      pmix_info_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_credential`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_credential(const pmix_info_t *info,
+                                  size_t ninfo,
+                                  pmix_byte_object_t *credential);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_credential_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_credential_nb(const pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_credential_cbfunc_t cbfunc,
+                                     void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Validate_credential`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
+                                       const pmix_info_t *info,
+                                       size_t ninfo,
+                                       pmix_info_t **results,
+                                       size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Validate_credential_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
+                                          const pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_validation_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_construct`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_construct(const char *grp,
+                                   const pmix_proc_t *procs,
+                                   size_t nprocs,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs,
+                                   pmix_info_t **results,
+                                   size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_construct_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_construct_nb(const char *grp,
+                                      const pmix_proc_t *procs,
+                                      size_t nprocs,
+                                      const pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_info_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_invite`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_invite(const char *grp,
+                                const pmix_proc_t *procs,
+                                size_t nprocs,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_info_t **results,
+                                size_t *nresult);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_invite_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_invite_nb(const char *grp,
+                                   const pmix_proc_t *procs,
+                                   size_t nprocs,
+                                   const pmix_info_t *info,
+                                   size_t ninfo,
+                                   pmix_info_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_join`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_join(const char *grp,
+                              const pmix_proc_t *leader,
+                              pmix_group_opt_t opt,
+                              const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_info_t **results,
+                              size_t *nresult);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_join_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_join_nb(const char *grp,
+                                 const pmix_proc_t *leader,
+                                 pmix_group_opt_t opt,
+                                 const pmix_info_t *info,
+                                 size_t ninfo,
+                                 pmix_info_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_leave`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Group_leave(const char *grp, const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_leave_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_leave_nb(const char *grp,
+                                  const pmix_info_t *info,
+                                  size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_destruct`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_destruct(const char *grp,
+                                  const pmix_info_t *info,
+                                  size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_destruct_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_destruct_nb(const char *grp,
+                                     const pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_op_cbfunc_t cbfunc,
+                                     void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Register_event_handler`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Register_event_handler(pmix_status_t *codes,
+                                          size_t ncodes,
+                                          pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_notification_fn_t evhdlr,
+                                          pmix_hdlr_reg_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Deregister_event_handler`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref,
+                                            pmix_op_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Notify_event`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Notify_event(pmix_status_t status,
+                                const pmix_proc_t *source,
+                                pmix_data_range_t range,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc,
+                                void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_register`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_register_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
+                                      const pmix_info_t *directives,
+                                      size_t ndirs,
+                                      pmix_op_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_update`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_update_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
+                                    pmix_op_cbfunc_t cbfunc,
+                                    void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_deregister`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_deregister_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
+                                        pmix_op_cbfunc_t cbfunc,
+                                        void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Compute_distances`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
+                                     pmix_cpuset_t *cpuset,
+                                     pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_device_distance_t **distances,
+                                     size_t *ndist);
+
+/*
+ See PMIx Standard v5, `PMIx_Compute_distances_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
+                                        pmix_cpuset_t *cpuset,
+                                        pmix_info_t *info,
+                                        size_t ninfo,
+                                        pmix_device_dist_cbfunc_t cbfunc,
+                                        void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Progress`. The library progresses on its own thread; this
+ does nothing.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT void PMIx_Progress(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Store_internal`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,
+                                  const char *key,
+                                  pmix_value_t *val);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_pack`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_pack(const pmix_proc_t *target,
+                             pmix_data_buffer_t *buffer,
+                             void *src,
+                             int32_t num_vals,
+                             pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_unpack`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source,
+                               pmix_data_buffer_t *buffer,
+                               void *dest,
+                               int32_t *max_num_values,
+                               pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_copy`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_print`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_print(char **output,
+                              char *prefix,
+                              void *src,
+                              pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_copy_payload`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_copy_payload(pmix_data_buffer_t *dest, pmix_data_buffer_t *src);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_unload`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_unload(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_load`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_embed`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_embed(pmix_data_buffer_t *buffer,
+                              const pmix_byte_object_t *payload);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_compress`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+bool PMIx_Data_compress(const uint8_t *inbytes,
+                        size_t size,
+                        uint8_t **outbytes,
+                        size_t *nbytes);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_decompress`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+bool PMIx_Data_decompress(const uint8_t *inbytes,
+                          size_t size,
+                          uint8_t **outbytes,
+                          size_t *nbytes);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_attribute_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Get_attribute_string(const char *attribute);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_attribute_name`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Get_attribute_name(const char *attrstring);
+
+/*
+ See PMIx Standard v5, `PMIx_Init`.
+
+ # Returns
+ `PMIX_ERR_UNREACH` when no server is named in the environment (the reference's answer
+ without a server); `PMIX_ERR_NOT_SUPPORTED` when one is, since the client role is not
+ implemented yet.
+
+ # Safety
+ `proc_` is NULL or writable; `(info, ninfo)` a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc_, pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Finalize`.
+
+ Finalizing a library that is not initialized succeeds and does nothing, as in the reference.
+
+ # Safety
+ `(info, ninfo)` is a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Initialized`: 1 when initialized, else 0.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT int PMIx_Initialized(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Abort`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Abort(int status,
+                         const char *msg,
+                         pmix_proc_t *procs,
+                         size_t nprocs);
+
+/*
+ See PMIx Standard v5, `PMIx_Put`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Put(pmix_scope_t scope, const char *key, pmix_value_t *val);
+
+/*
+ See PMIx Standard v5, `PMIx_Commit`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Commit(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Fence`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fence(const pmix_proc_t *procs,
+                         size_t nprocs,
+                         const pmix_info_t *info,
+                         size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Fence_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
+                            size_t nprocs,
+                            const pmix_info_t *info,
+                            size_t ninfo,
+                            pmix_op_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Get`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get(const pmix_proc_t *proc_,
+                       const char *key,
+                       const pmix_info_t *info,
+                       size_t ninfo,
+                       pmix_value_t **val);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc_,
+                          const char *key,
+                          const pmix_info_t *info,
+                          size_t ninfo,
+                          pmix_value_cbfunc_t cbfunc,
+                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Publish`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Publish(const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Publish_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Publish_nb(const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc,
+                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Lookup`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Lookup(pmix_pdata_t *data,
+                          size_t ndata,
+                          const pmix_info_t *info,
+                          size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Lookup_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Lookup_nb(char **keys,
+                             const pmix_info_t *info,
+                             size_t ninfo,
+                             pmix_lookup_cbfunc_t cbfunc,
+                             void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Unpublish`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Unpublish_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Unpublish_nb(char **keys,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc,
+                                void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Spawn`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Spawn(const pmix_info_t *job_info,
+                         size_t ninfo,
+                         const pmix_app_t *apps,
+                         size_t napps,
+                         char *nspace);
+
+/*
+ See PMIx Standard v5, `PMIx_Spawn_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Spawn_nb(const pmix_info_t *job_info,
+                            size_t ninfo,
+                            const pmix_app_t *apps,
+                            size_t napps,
+                            pmix_spawn_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Connect`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Connect(const pmix_proc_t *procs,
+                           size_t nprocs,
+                           const pmix_info_t *info,
+                           size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Connect_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Connect_nb(const pmix_proc_t *procs,
+                              size_t nprocs,
+                              const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc,
+                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Disconnect`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Disconnect(const pmix_proc_t *procs,
+                              size_t nprocs,
+                              const pmix_info_t *info,
+                              size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Disconnect_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *ranges,
+                                 size_t nprocs,
+                                 const pmix_info_t *info,
+                                 size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Resolve_peers`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Resolve_peers(const char *nodename,
+                                 const char *nspace,
+                                 pmix_proc_t **procs,
+                                 size_t *nprocs);
+
+/*
+ See PMIx Standard v5, `PMIx_Resolve_nodes`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Resolve_nodes(const char *nspace, char **nodelist);
+
+/*
+ See PMIx Standard v5, `PMIx_Log`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Log(const pmix_info_t *data,
+                       size_t ndata,
+                       const pmix_info_t *directives,
+                       size_t ndirs);
+
+/*
+ See PMIx Standard v5, `PMIx_Log_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Log_nb(const pmix_info_t *data,
+                          size_t ndata,
+                          const pmix_info_t *directives,
+                          size_t ndirs,
+                          pmix_op_cbfunc_t cbfunc,
+                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Allocation_request`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive,
+                                      pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_info_t **results,
+                                      size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Allocation_request_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive,
+                                         pmix_info_t *info,
+                                         size_t ninfo,
+                                         pmix_info_cbfunc_t cbfunc,
+                                         void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_control`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Job_control(const pmix_proc_t *targets,
+                               size_t ntargets,
+                               const pmix_info_t *directives,
+                               size_t ndirs,
+                               pmix_info_t **results,
+                               size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_control_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Job_control_nb(const pmix_proc_t *targets,
+                                  size_t ntargets,
+                                  const pmix_info_t *directives,
+                                  size_t ndirs,
+                                  pmix_info_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Process_monitor`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor,
+                                   pmix_status_t error,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs,
+                                   pmix_info_t **results,
+                                   size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Process_monitor_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
+                                      pmix_status_t error,
+                                      const pmix_info_t *directives,
+                                      size_t ndirs,
+                                      pmix_info_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_credential`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_credential(const pmix_info_t *info,
+                                  size_t ninfo,
+                                  pmix_byte_object_t *credential);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_credential_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_credential_nb(const pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_credential_cbfunc_t cbfunc,
+                                     void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Validate_credential`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
+                                       const pmix_info_t *info,
+                                       size_t ninfo,
+                                       pmix_info_t **results,
+                                       size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Validate_credential_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
+                                          const pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_validation_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_construct`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_construct(const char *grp,
+                                   const pmix_proc_t *procs,
+                                   size_t nprocs,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs,
+                                   pmix_info_t **results,
+                                   size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_construct_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_construct_nb(const char *grp,
+                                      const pmix_proc_t *procs,
+                                      size_t nprocs,
+                                      const pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_info_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_invite`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_invite(const char *grp,
+                                const pmix_proc_t *procs,
+                                size_t nprocs,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_info_t **results,
+                                size_t *nresult);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_invite_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_invite_nb(const char *grp,
+                                   const pmix_proc_t *procs,
+                                   size_t nprocs,
+                                   const pmix_info_t *info,
+                                   size_t ninfo,
+                                   pmix_info_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_join`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_join(const char *grp,
+                              const pmix_proc_t *leader,
+                              pmix_group_opt_t opt,
+                              const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_info_t **results,
+                              size_t *nresult);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_join_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_join_nb(const char *grp,
+                                 const pmix_proc_t *leader,
+                                 pmix_group_opt_t opt,
+                                 const pmix_info_t *info,
+                                 size_t ninfo,
+                                 pmix_info_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_leave`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Group_leave(const char *grp, const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_leave_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_leave_nb(const char *grp,
+                                  const pmix_info_t *info,
+                                  size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_destruct`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_destruct(const char *grp,
+                                  const pmix_info_t *info,
+                                  size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Group_destruct_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Group_destruct_nb(const char *grp,
+                                     const pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_op_cbfunc_t cbfunc,
+                                     void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Register_event_handler`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Register_event_handler(pmix_status_t *codes,
+                                          size_t ncodes,
+                                          pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_notification_fn_t evhdlr,
+                                          pmix_hdlr_reg_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Deregister_event_handler`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref,
+                                            pmix_op_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Notify_event`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Notify_event(pmix_status_t status,
+                                const pmix_proc_t *source,
+                                pmix_data_range_t range,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc,
+                                void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_register`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_register_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
+                                      const pmix_info_t *directives,
+                                      size_t ndirs,
+                                      pmix_op_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_update`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_update_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
+                                    pmix_op_cbfunc_t cbfunc,
+                                    void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_deregister`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric);
+
+/*
+ See PMIx Standard v5, `PMIx_Fabric_deregister_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
+                                        pmix_op_cbfunc_t cbfunc,
+                                        void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Compute_distances`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
+                                     pmix_cpuset_t *cpuset,
+                                     pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_device_distance_t **distances,
+                                     size_t *ndist);
+
+/*
+ See PMIx Standard v5, `PMIx_Compute_distances_nb`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
+                                        pmix_cpuset_t *cpuset,
+                                        pmix_info_t *info,
+                                        size_t ninfo,
+                                        pmix_device_dist_cbfunc_t cbfunc,
+                                        void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Progress`. The library progresses on its own thread; this
+ does nothing.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT void PMIx_Progress(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Store_internal`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,
+                                  const char *key,
+                                  pmix_value_t *val);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_pack`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_pack(const pmix_proc_t *target,
+                             pmix_data_buffer_t *buffer,
+                             void *src,
+                             int32_t num_vals,
+                             pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_unpack`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source,
+                               pmix_data_buffer_t *buffer,
+                               void *dest,
+                               int32_t *max_num_values,
+                               pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_copy`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_print`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_print(char **output,
+                              char *prefix,
+                              void *src,
+                              pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_copy_payload`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_copy_payload(pmix_data_buffer_t *dest, pmix_data_buffer_t *src);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_unload`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_unload(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_load`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_embed`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_embed(pmix_data_buffer_t *buffer,
+                              const pmix_byte_object_t *payload);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_compress`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+bool PMIx_Data_compress(const uint8_t *inbytes,
+                        size_t size,
+                        uint8_t **outbytes,
+                        size_t *nbytes);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_decompress`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+bool PMIx_Data_decompress(const uint8_t *inbytes,
+                          size_t size,
+                          uint8_t **outbytes,
+                          size_t *nbytes);
+
+/*
+ See PMIx Standard v5, `PMIx_Query_info`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Query_info(pmix_query_t *queries,
+                              size_t nqueries,
+                              pmix_info_t **results,
+                              size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Query_info_nb`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Query_info_nb(pmix_query_t *queries,
+                                 size_t nqueries,
+                                 pmix_info_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Error_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Error_string(pmix_status_t status);
+
+/*
+ See PMIx Standard v5, `PMIx_Proc_state_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Proc_state_string(pmix_proc_state_t state);
+
+/*
+ See PMIx Standard v5, `PMIx_Scope_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Scope_string(pmix_scope_t scope);
+
+/*
+ See PMIx Standard v5, `PMIx_Persistence_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Persistence_string(pmix_persistence_t persist);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_range_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Data_range_string(pmix_data_range_t range);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_type_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Data_type_string(pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Alloc_directive_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Alloc_directive_string(pmix_alloc_directive_t directive);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_channel_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_IOF_channel_string(pmix_iof_channel_t channel);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_state_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Job_state_string(pmix_job_state_t state);
+
+/*
+ See PMIx Standard v5, `PMIx_Link_state_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Link_state_string(pmix_link_state_t state);
+
+/*
+ See PMIx Standard v5, `PMIx_Device_type_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Device_type_string(pmix_device_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Value_comparison_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Value_comparison_string(pmix_value_cmp_t cmp);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT char *PMIx_Info_string(const pmix_info_t *info);
+
+/*
+ See PMIx Standard v5, `PMIx_Value_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT char *PMIx_Value_string(const pmix_value_t *value);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_directives_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT char *PMIx_Info_directives_string(pmix_info_directives_t directives);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_version`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Get_version(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Load_topology`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Load_topology(pmix_topology_t *topo);
+
+/*
+ See PMIx Standard v5, `PMIx_Topology_destruct`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void PMIx_Topology_destruct(pmix_topology_t *topo);
+
+/*
+ See PMIx Standard v5, `PMIx_Parse_cpuset_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string,
+                                       pmix_cpuset_t *cpuset);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_cpuset`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref_);
+
+/*
+ See PMIx Standard v5, `PMIx_Cpuset_destruct`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_relative_locality`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_relative_locality(const char *locality1,
+                                         const char *locality2,
+                                         pmix_locality_t *locality);
+
+/*
+ See PMIx Standard v5, `PMIx_Query_info`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Query_info(pmix_query_t *queries,
+                              size_t nqueries,
+                              pmix_info_t **results,
+                              size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Query_info_nb`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Query_info_nb(pmix_query_t *queries,
+                                 size_t nqueries,
+                                 pmix_info_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Error_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Error_string(pmix_status_t status);
+
+/*
+ See PMIx Standard v5, `PMIx_Proc_state_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Proc_state_string(pmix_proc_state_t state);
+
+/*
+ See PMIx Standard v5, `PMIx_Scope_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Scope_string(pmix_scope_t scope);
+
+/*
+ See PMIx Standard v5, `PMIx_Persistence_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Persistence_string(pmix_persistence_t persist);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_range_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Data_range_string(pmix_data_range_t range);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_type_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Data_type_string(pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Alloc_directive_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Alloc_directive_string(pmix_alloc_directive_t directive);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_channel_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_IOF_channel_string(pmix_iof_channel_t channel);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_state_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Job_state_string(pmix_job_state_t state);
+
+/*
+ See PMIx Standard v5, `PMIx_Link_state_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Link_state_string(pmix_link_state_t state);
+
+/*
+ See PMIx Standard v5, `PMIx_Device_type_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Device_type_string(pmix_device_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Value_comparison_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Value_comparison_string(pmix_value_cmp_t cmp);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT char *PMIx_Info_string(const pmix_info_t *info);
+
+/*
+ See PMIx Standard v5, `PMIx_Value_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT char *PMIx_Value_string(const pmix_value_t *value);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_directives_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT char *PMIx_Info_directives_string(pmix_info_directives_t directives);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_version`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT const char *PMIx_Get_version(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Load_topology`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Load_topology(pmix_topology_t *topo);
+
+/*
+ See PMIx Standard v5, `PMIx_Topology_destruct`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void PMIx_Topology_destruct(pmix_topology_t *topo);
+
+/*
+ See PMIx Standard v5, `PMIx_Parse_cpuset_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string,
+                                       pmix_cpuset_t *cpuset);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_cpuset`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref_);
+
+/*
+ See PMIx Standard v5, `PMIx_Cpuset_destruct`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_relative_locality`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_relative_locality(const char *locality1,
+                                         const char *locality2,
+                                         pmix_locality_t *locality);
+
 /* (filled in by the header-macros change) */
 
 #if defined(c_plusplus) || defined(__cplusplus)

@@ -180,6 +180,148 @@ extern "C" {
 /* ---- Functions ---- */
 
 /*
+ See PMIx Standard v5, `PMIx_Info_list_start`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void *PMIx_Info_list_start(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_add`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_add(void *ptr,
+                                 const char *key,
+                                 const void *value,
+                                 pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_insert`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_xfer`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_convert`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_release`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_start`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void *PMIx_Info_list_start(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_add`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_add(void *ptr,
+                                 const char *key,
+                                 const void *value,
+                                 pmix_data_type_t type);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_insert`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_xfer`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_convert`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par);
+
+/*
+ See PMIx Standard v5, `PMIx_Info_list_release`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_connect_to_server`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc_,
+                                          pmix_info_t *info,
+                                          size_t ninfo);
+
+/*
  Loads a copy of `data` (of type `type_`) into `val`.
 
  See PMIx Standard v5, `PMIx_Value_load`.
@@ -299,6 +441,20 @@ pmix_status_t PMIx_Info_load(pmix_info_t *info,
  `dest` is NULL or writable; `src` NULL or a valid info.
  */
 PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *src);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_connect_to_server`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc_,
+                                          pmix_info_t *info,
+                                          size_t ninfo);
 
 /*
  Loads a copy of `data` (of type `type_`) into `val`.

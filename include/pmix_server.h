@@ -258,6 +258,610 @@ typedef struct pmix_server_module_4_0_0_t {
 
 /* ---- Functions ---- */
 
+/*
+ See PMIx Standard v5, `PMIx_Register_attributes`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Register_attributes(char *function, char **attrs);
+
+/*
+ See PMIx Standard v5, `PMIx_Register_attributes`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Register_attributes(char *function, char **attrs);
+
+/*
+ See PMIx Standard v5, `PMIx_generate_regex`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_generate_regex(const char *input, char **regex);
+
+/*
+ See PMIx Standard v5, `PMIx_generate_ppn`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_generate_ppn(const char *input, char **ppn);
+
+/*
+ See PMIx Standard v5, `PMIx_server_init`.
+
+ NOT IMPLEMENTED YET: returns `PMIX_ERR_NOT_SUPPORTED` until the server role exists.
+
+ # Safety
+ `module` is NULL or a valid module; `(info, ninfo)` a valid array.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_init(pmix_server_module_t *module,
+                               pmix_info_t *info,
+                               size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_server_finalize`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_server_finalize(void);
+
+/*
+ See PMIx Standard v5, `PMIx_server_register_nspace`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_register_nspace(const char *nspace,
+                                          int nlocalprocs,
+                                          pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_op_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deregister_nspace`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+void PMIx_server_deregister_nspace(const char *nspace,
+                                   pmix_op_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_register_client`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc_,
+                                          uid_t uid,
+                                          gid_t gid,
+                                          void *server_object,
+                                          pmix_op_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deregister_client`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+void PMIx_server_deregister_client(const pmix_proc_t *proc_,
+                                   pmix_op_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_setup_fork`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc_, char ***env);
+
+/*
+ See PMIx Standard v5, `PMIx_server_dmodex_request`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc_,
+                                         pmix_dmodex_response_fn_t cbfunc,
+                                         void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_setup_application`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_setup_application(const char *nspace,
+                                            pmix_info_t *info,
+                                            size_t ninfo,
+                                            pmix_setup_application_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_setup_local_support`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_setup_local_support(const char *nspace,
+                                              pmix_info_t *info,
+                                              size_t ninfo,
+                                              pmix_op_cbfunc_t cbfunc,
+                                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_IOF_deliver`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source,
+                                      pmix_iof_channel_t channel,
+                                      const pmix_byte_object_t *bo,
+                                      const pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_op_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_collect_inventory`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_collect_inventory(pmix_info_t *directives,
+                                            size_t ndirs,
+                                            pmix_info_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deliver_inventory`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_deliver_inventory(pmix_info_t *info,
+                                            size_t ninfo,
+                                            pmix_info_t *directives,
+                                            size_t ndirs,
+                                            pmix_op_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_define_process_set`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members,
+                                             size_t nmembers,
+                                             const char *pset_name);
+
+/*
+ See PMIx Standard v5, `PMIx_server_delete_process_set`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_server_delete_process_set(char *pset_name);
+
+/*
+ See PMIx Standard v5, `PMIx_server_register_resources`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_register_resources(pmix_info_t *info,
+                                             size_t ninfo,
+                                             pmix_op_cbfunc_t cbfunc,
+                                             void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deregister_resources`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_deregister_resources(pmix_info_t *info,
+                                               size_t ninfo,
+                                               pmix_op_cbfunc_t cbfunc,
+                                               void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_generate_locality_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset,
+                                                   char **locality);
+
+/*
+ See PMIx Standard v5, `PMIx_server_generate_cpuset_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset,
+                                                 char **cpuset_string);
+
+/*
+ See PMIx Standard v5, `PMIx_generate_regex`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_generate_regex(const char *input, char **regex);
+
+/*
+ See PMIx Standard v5, `PMIx_generate_ppn`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT pmix_status_t PMIx_generate_ppn(const char *input, char **ppn);
+
+/*
+ See PMIx Standard v5, `PMIx_server_init`.
+
+ NOT IMPLEMENTED YET: returns `PMIX_ERR_NOT_SUPPORTED` until the server role exists.
+
+ # Safety
+ `module` is NULL or a valid module; `(info, ninfo)` a valid array.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_init(pmix_server_module_t *module,
+                               pmix_info_t *info,
+                               size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_server_finalize`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_server_finalize(void);
+
+/*
+ See PMIx Standard v5, `PMIx_server_register_nspace`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_register_nspace(const char *nspace,
+                                          int nlocalprocs,
+                                          pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_op_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deregister_nspace`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+void PMIx_server_deregister_nspace(const char *nspace,
+                                   pmix_op_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_register_client`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc_,
+                                          uid_t uid,
+                                          gid_t gid,
+                                          void *server_object,
+                                          pmix_op_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deregister_client`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+void PMIx_server_deregister_client(const pmix_proc_t *proc_,
+                                   pmix_op_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_setup_fork`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc_, char ***env);
+
+/*
+ See PMIx Standard v5, `PMIx_server_dmodex_request`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc_,
+                                         pmix_dmodex_response_fn_t cbfunc,
+                                         void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_setup_application`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_setup_application(const char *nspace,
+                                            pmix_info_t *info,
+                                            size_t ninfo,
+                                            pmix_setup_application_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_setup_local_support`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_setup_local_support(const char *nspace,
+                                              pmix_info_t *info,
+                                              size_t ninfo,
+                                              pmix_op_cbfunc_t cbfunc,
+                                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_IOF_deliver`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source,
+                                      pmix_iof_channel_t channel,
+                                      const pmix_byte_object_t *bo,
+                                      const pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_op_cbfunc_t cbfunc,
+                                      void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_collect_inventory`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_collect_inventory(pmix_info_t *directives,
+                                            size_t ndirs,
+                                            pmix_info_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deliver_inventory`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_deliver_inventory(pmix_info_t *info,
+                                            size_t ninfo,
+                                            pmix_info_t *directives,
+                                            size_t ndirs,
+                                            pmix_op_cbfunc_t cbfunc,
+                                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_define_process_set`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members,
+                                             size_t nmembers,
+                                             const char *pset_name);
+
+/*
+ See PMIx Standard v5, `PMIx_server_delete_process_set`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_server_delete_process_set(char *pset_name);
+
+/*
+ See PMIx Standard v5, `PMIx_server_register_resources`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_register_resources(pmix_info_t *info,
+                                             size_t ninfo,
+                                             pmix_op_cbfunc_t cbfunc,
+                                             void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_deregister_resources`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_deregister_resources(pmix_info_t *info,
+                                               size_t ninfo,
+                                               pmix_op_cbfunc_t cbfunc,
+                                               void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_server_generate_locality_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset,
+                                                   char **locality);
+
+/*
+ See PMIx Standard v5, `PMIx_server_generate_cpuset_string`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset,
+                                                 char **cpuset_string);
+
 #if defined(c_plusplus) || defined(__cplusplus)
 }
 #endif

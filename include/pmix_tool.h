@@ -23,6 +23,254 @@ typedef void (*pmix_iof_cbfunc_t)(size_t iofhdlr,
 
 /* ---- Functions ---- */
 
+/*
+ See PMIx Standard v5, `PMIx_tool_init`.
+
+ NOT IMPLEMENTED YET: returns `PMIX_ERR_BAD_PARAM` for a NULL `proc_` (as the reference
+ does) and otherwise `PMIX_ERR_NOT_SUPPORTED` until the tool role exists.
+
+ # Safety
+ `proc_` is NULL or writable; `(info, ninfo)` a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_init(pmix_proc_t *proc_, pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_finalize`. Finalizing a tool that is not initialized
+ succeeds and does nothing, as in the reference.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_finalize(void);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_attach_to_server`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc,
+                                         pmix_proc_t *server,
+                                         pmix_info_t *info,
+                                         size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_disconnect`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_disconnect(const pmix_proc_t *server);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_get_servers`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_get_servers(pmix_proc_t **servers, size_t *nservers);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_set_server`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server,
+                                   pmix_info_t *info,
+                                   size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_pull`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_IOF_pull(const pmix_proc_t *procs,
+                            size_t nprocs,
+                            const pmix_info_t *directives,
+                            size_t ndirs,
+                            pmix_iof_channel_t channel,
+                            pmix_iof_cbfunc_t cbfunc,
+                            pmix_hdlr_reg_cbfunc_t regcbfunc,
+                            void *regcbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_deregister`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_IOF_deregister(size_t iofhdlr,
+                                  const pmix_info_t *directives,
+                                  size_t ndirs,
+                                  pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_push`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_IOF_push(const pmix_proc_t *targets,
+                            size_t ntargets,
+                            pmix_byte_object_t *bo,
+                            const pmix_info_t *directives,
+                            size_t ndirs,
+                            pmix_op_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_init`.
+
+ NOT IMPLEMENTED YET: returns `PMIX_ERR_BAD_PARAM` for a NULL `proc_` (as the reference
+ does) and otherwise `PMIX_ERR_NOT_SUPPORTED` until the tool role exists.
+
+ # Safety
+ `proc_` is NULL or writable; `(info, ninfo)` a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_init(pmix_proc_t *proc_, pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_finalize`. Finalizing a tool that is not initialized
+ succeeds and does nothing, as in the reference.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_finalize(void);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_attach_to_server`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc,
+                                         pmix_proc_t *server,
+                                         pmix_info_t *info,
+                                         size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_disconnect`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_disconnect(const pmix_proc_t *server);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_get_servers`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_get_servers(pmix_proc_t **servers, size_t *nservers);
+
+/*
+ See PMIx Standard v5, `PMIx_tool_set_server`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server,
+                                   pmix_info_t *info,
+                                   size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_pull`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_IOF_pull(const pmix_proc_t *procs,
+                            size_t nprocs,
+                            const pmix_info_t *directives,
+                            size_t ndirs,
+                            pmix_iof_channel_t channel,
+                            pmix_iof_cbfunc_t cbfunc,
+                            pmix_hdlr_reg_cbfunc_t regcbfunc,
+                            void *regcbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_deregister`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_IOF_deregister(size_t iofhdlr,
+                                  const pmix_info_t *directives,
+                                  size_t ndirs,
+                                  pmix_op_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_IOF_push`.
+
+ Not available yet: the library cannot be initialized until the client, server and tool
+ roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_IOF_push(const pmix_proc_t *targets,
+                            size_t ntargets,
+                            pmix_byte_object_t *bo,
+                            const pmix_info_t *directives,
+                            size_t ndirs,
+                            pmix_op_cbfunc_t cbfunc,
+                            void *cbdata);
+
 #if defined(c_plusplus) || defined(__cplusplus)
 }
 #endif

@@ -22,4 +22,5 @@ pub mod api;
 mod convert;
 mod entry;
 mod hwloc;
+mod lifecycle;
 mod ptr;

@@ -1,1 +1,13 @@
+//! The exported functions, one module per family. `xtask` assigns each to its header.
+
+pub mod attributes;
+pub mod client;
+pub mod data;
+pub mod info_list;
+pub mod query;
+pub mod regex;
+pub mod server;
+pub mod strings;
+pub mod tool;
+pub mod topology;
 pub mod value;
