@@ -960,20 +960,6 @@ pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source,
 PMIX_EXPORT pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type);
 
 /*
- See PMIx Standard v5, `PMIx_Data_print`.
-
- NOT IMPLEMENTED YET.
-
- # Safety
- Pointer arguments are NULL or valid for the call.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Data_print(char **output,
-                              char *prefix,
-                              void *src,
-                              pmix_data_type_t type);
-
-/*
  See PMIx Standard v5, `PMIx_Data_copy_payload`.
 
  NOT IMPLEMENTED YET.
@@ -1989,20 +1975,6 @@ pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source,
 PMIX_EXPORT pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type);
 
 /*
- See PMIx Standard v5, `PMIx_Data_print`.
-
- NOT IMPLEMENTED YET.
-
- # Safety
- Pointer arguments are NULL or valid for the call.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Data_print(char **output,
-                              char *prefix,
-                              void *src,
-                              pmix_data_type_t type);
-
-/*
  See PMIx Standard v5, `PMIx_Data_copy_payload`.
 
  NOT IMPLEMENTED YET.
@@ -2261,6 +2233,20 @@ PMIX_EXPORT char *PMIx_Info_directives_string(pmix_info_directives_t directives)
 PMIX_EXPORT const char *PMIx_Get_version(void);
 
 /*
+ See PMIx Standard v5, `PMIx_Data_print`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_print(char **output,
+                              char *prefix,
+                              void *src,
+                              pmix_data_type_t type);
+
+/*
  See PMIx Standard v5, `PMIx_Load_topology`.
 
  NOT IMPLEMENTED YET.
@@ -2512,6 +2498,20 @@ PMIX_EXPORT char *PMIx_Info_directives_string(pmix_info_directives_t directives)
  Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT const char *PMIx_Get_version(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Data_print`.
+
+ NOT IMPLEMENTED YET.
+
+ # Safety
+ Pointer arguments are NULL or valid for the call.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Data_print(char **output,
+                              char *prefix,
+                              void *src,
+                              pmix_data_type_t type);
 
 /*
  See PMIx Standard v5, `PMIx_Load_topology`.

@@ -1,1 +1,118 @@
+//! Harness for differential tests: loads the reference `libpmix.so.2` and ours into one
+//! process, each with its own symbol scope (`RTLD_LOCAL | RTLD_DEEPBIND`), so the same call
+//! can be made on both and the results compared.
+//!
+//! Our library is the cdylib cargo built beside the test binary (or `PMIX_OURS_LIB`); the
+//! reference is Debian's (or `PMIX_REF_LIB`). The reference answers most data-API calls only
+//! once initialized, so it is initialized as a tool that does not connect
+//! (`PMIX_TOOL_DO_NOT_CONNECT`), which creates no files.
 
+use std::ffi::{CStr, c_char};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+use pmix_sys::*;
+
+/// One loaded PMIx library.
+pub struct Pmix {
+    lib: Library,
+    /// "ref" or "ours", for messages.
+    pub name: &'static str,
+}
+
+impl std::fmt::Debug for Pmix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl Pmix {
+    /// The function `name` of this library.
+    ///
+    /// # Safety
+    /// `T` is the function-pointer type of the C prototype of `name`.
+    pub unsafe fn sym<T: Copy>(&self, name: &str) -> T {
+        let mut n = name.as_bytes().to_vec();
+        n.push(0);
+        // SAFETY: the caller gives the right type.
+        let s = unsafe { self.lib.get::<T>(n.as_slice()) }.unwrap_or_else(|e| panic!("{}: {name}: {e}", self.name));
+        *s
+    }
+}
+
+const RTLD_DEEPBIND: i32 = 0x8;
+
+fn open(path: &PathBuf, name: &'static str) -> Pmix {
+    // SAFETY: loading a shared library runs its constructors; both are PMIx libraries.
+    let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) }
+        .unwrap_or_else(|e| panic!("cannot load {name} library {}: {e}", path.display()));
+    Pmix { lib, name }
+}
+
+/// Path of our cdylib: `PMIX_OURS_LIB`, or `libpmix.so` in the target directory that holds
+/// the running test binary.
+pub fn ours_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("PMIX_OURS_LIB") {
+        return p.into();
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("deps dir");
+    for dir in [deps.parent().expect("profile dir"), deps] {
+        let p = dir.join("libpmix.so");
+        if p.exists() {
+            return p;
+        }
+    }
+    panic!("libpmix.so not found beside {}; build pmix-ffi first", exe.display());
+}
+
+/// Our library.
+pub fn ours() -> &'static Pmix {
+    static OURS: OnceLock<Pmix> = OnceLock::new();
+    OURS.get_or_init(|| open(&ours_path(), "ours"))
+}
+
+/// The reference library, initialized as a non-connecting tool.
+pub fn reference() -> &'static Pmix {
+    static REF: OnceLock<Pmix> = OnceLock::new();
+    REF.get_or_init(|| {
+        let path: PathBuf = std::env::var_os("PMIX_REF_LIB")
+            .map(Into::into)
+            .unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/libpmix.so.2".into());
+        let r = open(&path, "ref");
+        // SAFETY: prototypes of pmix.h / pmix_tool.h.
+        unsafe {
+            type InfoLoad =
+                unsafe extern "C" fn(*mut pmix_info_t, *const c_char, *const libc::c_void, pmix_data_type_t) -> pmix_status_t;
+            type ToolInit = unsafe extern "C" fn(*mut pmix_proc_t, *mut pmix_info_t, usize) -> pmix_status_t;
+            let load: InfoLoad = r.sym("PMIx_Info_load");
+            let init: ToolInit = r.sym("PMIx_tool_init");
+            let mut info: pmix_info_t = std::mem::zeroed();
+            let yes = true;
+            load(&mut info, PMIX_TOOL_DO_NOT_CONNECT.as_ptr(), (&yes as *const bool).cast(), PMIX_BOOL);
+            let mut me: pmix_proc_t = std::mem::zeroed();
+            let rc = init(&mut me, &mut info, 1);
+            assert_eq!(rc, PMIX_SUCCESS, "reference PMIx_tool_init(DO_NOT_CONNECT)");
+        }
+        r
+    })
+}
+
+/// Both libraries, reference first.
+pub fn both() -> [&'static Pmix; 2] {
+    [reference(), ours()]
+}
+
+/// A C string returned by a library as an owned Rust string (None for NULL).
+///
+/// # Safety
+/// `p` is NULL or a valid C string.
+pub unsafe fn string(p: *const c_char) -> Option<String> {
+    if p.is_null() {
+        None
+    } else {
+        // SAFETY: forwarded contract.
+        Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    }
+}

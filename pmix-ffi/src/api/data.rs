@@ -2,7 +2,7 @@
 
 #![allow(unused_variables)]
 
-use core::ffi::{c_char, c_void};
+use core::ffi::c_void;
 
 use pmix_sys::*;
 
@@ -41,16 +41,6 @@ pub unsafe extern "C" fn PMIx_Data_copy(dest: *mut *mut c_void, src: *mut c_void
     entry::status("PMIx_Data_copy", || Err(pmix_core::Error::NotSupported))
 }
 
-/// See PMIx Standard v5, `PMIx_Data_print`.
-///
-/// NOT IMPLEMENTED YET.
-///
-/// # Safety
-/// Pointer arguments are NULL or valid for the call.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Data_print(output: *mut *mut c_char, prefix: *mut c_char, src: *mut c_void, r#type: pmix_data_type_t) -> pmix_status_t {
-    entry::status("PMIx_Data_print", || Err(pmix_core::Error::NotSupported))
-}
 
 /// See PMIx Standard v5, `PMIx_Data_copy_payload`.
 ///

@@ -2,7 +2,7 @@
 
 #![allow(unused_variables)]
 
-use core::ffi::c_char;
+use core::ffi::{c_char, c_void};
 
 use pmix_sys::*;
 
@@ -182,4 +182,15 @@ pub unsafe extern "C" fn PMIx_Info_directives_string(directives: pmix_info_direc
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Get_version() -> *const c_char {
     entry::guard("PMIx_Get_version", core::ptr::null(), core::ptr::null)
+}
+
+/// See PMIx Standard v5, `PMIx_Data_print`.
+///
+/// NOT IMPLEMENTED YET.
+///
+/// # Safety
+/// Pointer arguments are NULL or valid for the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Data_print(output: *mut *mut c_char, prefix: *mut c_char, src: *mut c_void, r#type: pmix_data_type_t) -> pmix_status_t {
+    entry::status("PMIx_Data_print", || Err(pmix_core::Error::NotSupported))
 }

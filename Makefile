@@ -1,0 +1,62 @@
+# Build, install and test libpmix.so.2 (see README.md).
+#
+#   make                      build the library (release)
+#   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/ (DESTDIR= for staging)
+#   make test                 every test: cargo tests, header and ABI checks, C tests
+#   make headers              regenerate include/*.h from the Rust definitions
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CARGO ?= cargo
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+REF_INC ?= /usr/lib/x86_64-linux-gnu/pmix2/include
+REF_LIB ?= /usr/lib/x86_64-linux-gnu/libpmix.so.2
+BUILD ?= $(CURDIR)/build
+STAGE := $(BUILD)/install
+TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+LIBDIR := $(TARGET_DIR)/release
+HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
+
+.PHONY: all lib headers check-headers install stage test cargo-test ctest abi demo fuzz-smoke matrix clean
+
+all: lib
+
+lib:
+	$(CARGO) build --release -p pmix-ffi
+
+headers:
+	$(CARGO) run -q -p xtask -- headers
+
+check-headers:
+	$(CARGO) run -q -p xtask -- headers --check
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(LIBDIR)/libpmix.so $(DESTDIR)$(PREFIX)/lib/libpmix.so.$(VERSION)
+	ln -sf libpmix.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmix.so.2
+	ln -sf libpmix.so.2 $(DESTDIR)$(PREFIX)/lib/libpmix.so
+	install -m 644 $(LIBDIR)/libpmix.a $(DESTDIR)$(PREFIX)/lib/libpmix.a
+	for h in $(HEADERS); do install -m 644 include/$$h $(DESTDIR)$(PREFIX)/include/$$h; done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' pkgconfig/pmix.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmix.pc
+
+# A private install used by the tests.
+stage:
+	$(MAKE) install PREFIX=$(STAGE) DESTDIR=
+
+abi: stage
+	python3 ../shared/tools/abi_probe.py $(REF_INC) $(STAGE)/include $(REF_LIB) $(STAGE)/lib/libpmix.so.2
+
+cargo-test:
+	$(CARGO) test --workspace --all-targets
+
+ctest: stage
+	REF_INC=$(REF_INC) STAGE=$(STAGE) ./ctests/run.sh
+
+test: check-headers cargo-test abi ctest
+
+demo: stage
+	REF_INC=$(REF_INC) STAGE=$(STAGE) ./ctests/demo.sh
+
+clean:
+	$(CARGO) clean
+	rm -rf $(BUILD)
