@@ -571,8 +571,10 @@ pub enum Comparison {
     NotAvailable,
 }
 
-/// Compares two values of the same type: numbers by value, strings and byte arrays
-/// byte-wise, structures for equality only.
+/// Compares two values of the same type, as the reference orders them: numbers by value,
+/// strings byte-wise, byte arrays by length then bytes, procs by namespace then rank, data
+/// arrays by element type, then length, then the first differing element; other structures
+/// for equality only.
 pub fn compare(a: &Value, b: &Value) -> Comparison {
     use core::cmp::Ordering;
     if a.data_type() != b.data_type() {
@@ -595,6 +597,24 @@ pub fn compare(a: &Value, b: &Value) -> Comparison {
         | (Value::CompressedString(x), Value::CompressedString(y))
         | (Value::CompressedByteObject(x), Value::CompressedByteObject(y))
         | (Value::Regex(x), Value::Regex(y)) => Some(x.len().cmp(&y.len()).then_with(|| x.cmp(y))),
+        (Value::Proc(x), Value::Proc(y)) => x.partial_cmp(y),
+        (Value::DataArray(x), Value::DataArray(y)) => {
+            if x.ty != y.ty {
+                return Comparison::TypeDifferent;
+            }
+            if x.items.len() != y.items.len() {
+                Some(x.items.len().cmp(&y.items.len()))
+            } else {
+                // The first element that differs decides.
+                return x
+                    .items
+                    .iter()
+                    .zip(&y.items)
+                    .map(|(a, b)| compare(a, b))
+                    .find(|c| *c != Comparison::Equal)
+                    .unwrap_or(Comparison::Equal);
+            }
+        }
         _ => match (a.as_u64(), b.as_u64()) {
             (Some(x), Some(y)) => x.partial_cmp(&y),
             _ => {

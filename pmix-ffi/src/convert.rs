@@ -126,28 +126,6 @@ pub(crate) fn proc_to_c(p: &Proc) -> pmix_proc_t {
     c
 }
 
-/// The procs of a C array.
-///
-/// # Safety
-/// `(p, n)` is a valid array.
-pub(crate) unsafe fn procs_from_c(p: *const pmix_proc_t, n: usize) -> Result<Vec<Proc>> {
-    // SAFETY: forwarded contract.
-    unsafe { ptr::slice(p, n) }?
-        .iter()
-        .map(proc_from_c)
-        .collect()
-}
-
-/// A calloc'd array of procs.
-pub(crate) fn procs_to_c(procs: &[Proc]) -> Result<*mut pmix_proc_t> {
-    let arr = alloc::calloc::<pmix_proc_t>(procs.len())?;
-    for (i, p) in procs.iter().enumerate() {
-        // SAFETY: `arr` has procs.len() slots.
-        unsafe { arr.add(i).write(proc_to_c(p)) };
-    }
-    Ok(arr)
-}
-
 /// # Safety
 /// `bo.bytes` is NULL or points to `bo.size` bytes.
 pub(crate) unsafe fn bo_from_c(bo: &pmix_byte_object_t) -> Result<Vec<u8>> {
@@ -211,6 +189,7 @@ unsafe fn coord_from_c(c: &pmix_coord_t) -> Result<Coord> {
     // SAFETY: forwarded contract.
     Ok(Coord {
         view: c.view,
+        // SAFETY: forwarded contract.
         coord: unsafe { ptr::slice(c.coord, c.dims) }?.to_vec(),
     })
 }
@@ -468,6 +447,8 @@ unsafe fn proc_stats_from_c(s: &pmix_proc_stats_t) -> Result<ProcStats> {
             proc: proc_from_c(&s.proc)?,
             pid: s.pid,
             cmd: ptr::opt_pstr(s.cmd),
+            // c_char is i8 here but u8 on some targets.
+            #[allow(clippy::unnecessary_cast)]
             state: s.state as i8,
             time: tv_from_c(&s.time),
             percent_cpu: s.percent_cpu,
@@ -721,6 +702,7 @@ pub(crate) unsafe fn info_from_c(i: &pmix_info_t) -> Result<Info> {
     Ok(Info {
         key: ptr::fixed_str(&i.key)?,
         flags: i.flags,
+        // SAFETY: forwarded contract.
         value: unsafe { value_from_c(&i.value) }?,
     })
 }
@@ -748,29 +730,25 @@ pub(crate) fn info_to_c(i: &Info) -> Result<pmix_info_t> {
     Ok(c)
 }
 
+/// Releases the value of an info, unless the info is marked `PMIX_INFO_PERSISTENT` (its value
+/// then belongs to someone else, as after `PMIx_Info_list_insert`), like `PMIX_INFO_DESTRUCT`.
+///
 /// # Safety
-/// `i.value` owns only libc-allocated memory.
+/// `i.value` owns only libc-allocated memory, or `i` is persistent.
 pub(crate) unsafe fn info_destruct(i: &mut pmix_info_t) {
-    // SAFETY: forwarded contract.
-    unsafe { value_destruct(&mut i.value) };
+    if i.flags & PMIX_INFO_PERSISTENT == 0 {
+        // SAFETY: forwarded contract.
+        unsafe { value_destruct(&mut i.value) };
+    }
 }
 
-/// A calloc'd array of infos (NULL when empty), with `PMIX_INFO_ARRAY_END` set on the last
-/// one as the reference's `PMIX_INFO_CREATE` does.
+/// A calloc'd array of infos (NULL when empty); each keeps its own flags.
 pub(crate) fn infos_to_c(infos: &[Info]) -> Result<*mut pmix_info_t> {
-    let p = array_to_c(
-        &infos
-            .iter()
-            .map(|i| Value::Info(Box::new(i.clone())))
-            .collect::<Vec<_>>(),
-        PMIX_INFO,
-    )?;
-    let arr = p.cast::<pmix_info_t>();
-    if let Some(last) = infos.len().checked_sub(1) {
-        // SAFETY: `arr` holds infos.len() infos.
-        unsafe { (*arr.add(last)).flags |= PMIX_INFO_ARRAY_END };
-    }
-    Ok(arr)
+    let items: Vec<Value> = infos
+        .iter()
+        .map(|i| Value::Info(Box::new(i.clone())))
+        .collect();
+    Ok(array_to_c(&items, PMIX_INFO)?.cast())
 }
 
 /// # Safety
@@ -890,6 +868,7 @@ pub(crate) unsafe fn darray_from_c(d: &pmix_data_array_t) -> Result<DataArray> {
     // SAFETY: forwarded contract.
     Ok(DataArray {
         ty: d.r#type,
+        // SAFETY: forwarded contract.
         items: unsafe { array_from_c(d.array, d.size, d.r#type) }?,
     })
 }

@@ -27,7 +27,7 @@ pub use types::*;
 /// the standard gives for its value (`PMIX_UNDEF` where it varies).
 #[derive(Debug, Clone, Copy)]
 pub struct AttrDef {
-    pub name: &'static str,
+    pub name: &'static core::ffi::CStr,
     pub key: &'static core::ffi::CStr,
     pub ty: types::pmix_data_type_t,
 }
@@ -39,8 +39,17 @@ macro_rules! attribute_table {
         $(pub const $name: &core::ffi::CStr = $key;)*
         /// Every attribute of this group, in header order.
         pub static $table: &[$crate::AttrDef] = &[
-            $($crate::AttrDef { name: stringify!($name), key: $key, ty: $crate::consts::$ty },)*
+            $($crate::AttrDef { name: $crate::cstr_of(concat!(stringify!($name), "\0")), key: $key, ty: $crate::consts::$ty },)*
         ];
     };
 }
 pub(crate) use attribute_table;
+
+/// A `&CStr` from a NUL-terminated literal, at compile time.
+#[doc(hidden)]
+pub const fn cstr_of(s: &'static str) -> &'static core::ffi::CStr {
+    match core::ffi::CStr::from_bytes_with_nul(s.as_bytes()) {
+        Ok(c) => c,
+        Err(_) => panic!("attribute name is not a C string"),
+    }
+}

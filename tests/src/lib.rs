@@ -11,6 +11,8 @@ use std::ffi::{CStr, c_char};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+pub mod describe;
+
 use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
 use pmix_sys::*;
 
@@ -36,16 +38,26 @@ impl Pmix {
         let mut n = name.as_bytes().to_vec();
         n.push(0);
         // SAFETY: the caller gives the right type.
-        let s = unsafe { self.lib.get::<T>(n.as_slice()) }.unwrap_or_else(|e| panic!("{}: {name}: {e}", self.name));
+        let s = unsafe { self.lib.get::<T>(n.as_slice()) }
+            .unwrap_or_else(|e| panic!("{}: {name}: {e}", self.name));
         *s
     }
 }
 
 const RTLD_DEEPBIND: i32 = 0x8;
+const RTLD_GLOBAL: i32 = 0x100;
 
+/// Loads a library. The reference goes into the global scope, because its plugins (the zlib
+/// compressor, for one) resolve its internal symbols from there; ours stays local. Both
+/// resolve their own symbols first (`RTLD_DEEPBIND`), so neither calls into the other.
 fn open(path: &PathBuf, name: &'static str) -> Pmix {
+    let scope = if name == "ref" {
+        RTLD_GLOBAL
+    } else {
+        RTLD_LOCAL
+    };
     // SAFETY: loading a shared library runs its constructors; both are PMIx libraries.
-    let lib = unsafe { Library::open(Some(path), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) }
+    let lib = unsafe { Library::open(Some(path), RTLD_NOW | scope | RTLD_DEEPBIND) }
         .unwrap_or_else(|e| panic!("cannot load {name} library {}: {e}", path.display()));
     Pmix { lib, name }
 }
@@ -58,13 +70,20 @@ pub fn ours_path() -> PathBuf {
     }
     let exe = std::env::current_exe().expect("test binary path");
     let deps = exe.parent().expect("deps dir");
-    for dir in [deps.parent().expect("profile dir"), deps] {
-        let p = dir.join("libpmix.so");
-        if p.exists() {
-            return p;
-        }
-    }
-    panic!("libpmix.so not found beside {}; build pmix-ffi first", exe.display());
+    // Cargo writes the cdylib into deps/ when building it as a dependency and copies it up
+    // to the profile directory when building it directly: take the newer one.
+    [deps.parent().expect("profile dir"), deps]
+        .iter()
+        .map(|d| d.join("libpmix.so"))
+        .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+        .max()
+        .map(|(_, p)| p)
+        .unwrap_or_else(|| {
+            panic!(
+                "libpmix.so not found beside {}; build pmix-ffi first",
+                exe.display()
+            )
+        })
 }
 
 /// Our library.
@@ -73,24 +92,44 @@ pub fn ours() -> &'static Pmix {
     OURS.get_or_init(|| open(&ours_path(), "ours"))
 }
 
+fn ref_path() -> PathBuf {
+    std::env::var_os("PMIX_REF_LIB")
+        .map(Into::into)
+        .unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/libpmix.so.2".into())
+}
+
+/// The reference library as loaded, before any initialization. A test binary that uses this
+/// must not also use `reference()`: both are the same loaded library.
+pub fn reference_uninitialized() -> &'static Pmix {
+    static REF: OnceLock<Pmix> = OnceLock::new();
+    REF.get_or_init(|| open(&ref_path(), "ref"))
+}
+
 /// The reference library, initialized as a non-connecting tool.
 pub fn reference() -> &'static Pmix {
     static REF: OnceLock<Pmix> = OnceLock::new();
     REF.get_or_init(|| {
-        let path: PathBuf = std::env::var_os("PMIX_REF_LIB")
-            .map(Into::into)
-            .unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/libpmix.so.2".into());
-        let r = open(&path, "ref");
+        let r = open(&ref_path(), "ref");
         // SAFETY: prototypes of pmix.h / pmix_tool.h.
         unsafe {
-            type InfoLoad =
-                unsafe extern "C" fn(*mut pmix_info_t, *const c_char, *const libc::c_void, pmix_data_type_t) -> pmix_status_t;
-            type ToolInit = unsafe extern "C" fn(*mut pmix_proc_t, *mut pmix_info_t, usize) -> pmix_status_t;
+            type InfoLoad = unsafe extern "C" fn(
+                *mut pmix_info_t,
+                *const c_char,
+                *const libc::c_void,
+                pmix_data_type_t,
+            ) -> pmix_status_t;
+            type ToolInit =
+                unsafe extern "C" fn(*mut pmix_proc_t, *mut pmix_info_t, usize) -> pmix_status_t;
             let load: InfoLoad = r.sym("PMIx_Info_load");
             let init: ToolInit = r.sym("PMIx_tool_init");
             let mut info: pmix_info_t = std::mem::zeroed();
             let yes = true;
-            load(&mut info, PMIX_TOOL_DO_NOT_CONNECT.as_ptr(), (&yes as *const bool).cast(), PMIX_BOOL);
+            load(
+                &mut info,
+                PMIX_TOOL_DO_NOT_CONNECT.as_ptr(),
+                (&yes as *const bool).cast(),
+                PMIX_BOOL,
+            );
             let mut me: pmix_proc_t = std::mem::zeroed();
             let rc = init(&mut me, &mut info, 1);
             assert_eq!(rc, PMIX_SUCCESS, "reference PMIx_tool_init(DO_NOT_CONNECT)");

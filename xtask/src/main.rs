@@ -205,7 +205,13 @@ impl Gen {
         let mut s = String::new();
         for a in table {
             let key = a.key.to_str().expect("attribute keys are ASCII");
-            writeln!(s, "#define {} {:?}", a.name, key).unwrap();
+            writeln!(
+                s,
+                "#define {} {:?}",
+                a.name.to_str().expect("ASCII name"),
+                key
+            )
+            .unwrap();
         }
         s
     }

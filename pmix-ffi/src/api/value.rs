@@ -81,22 +81,29 @@ pub unsafe extern "C" fn PMIx_Value_load(
     })
 }
 
-/// Copies the datum of `val` out to the caller.
+/// Copies the datum of `val` out to the caller, the way the reference does:
 ///
-/// See PMIx Standard v5, `PMIx_Value_unload`. For `PMIX_STRING`, `*data` receives a
-/// malloc'd string and `*sz` its size with terminator; for `PMIX_BYTE_OBJECT` and the other
-/// byte types, `*data` receives a malloc'd copy of the bytes and `*sz` their count; for
-/// pointer-held structures (`PMIX_PROC`, `PMIX_DATA_ARRAY`, ...), `*data` receives a malloc'd
-/// deep copy of the structure; for scalars, `*data` receives a malloc'd copy of the scalar.
+/// * scalars, `PMIX_PROC` and `PMIX_PROC_NSPACE` are copied into the memory `*data` points
+///   to, which the caller provides (`*sz` gets the size; for a namespace its length);
+/// * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator);
+/// * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give a malloc'd copy
+///   of the bytes and their count;
+/// * `PMIX_POINTER` gives the pointer itself;
+/// * structures held by pointer (`PMIX_DATA_ARRAY`, `PMIX_ENVAR`, `PMIX_PROC_INFO`, ...) give a
+///   malloc'd deep copy of the structure and its size.
+///
+/// See PMIx Standard v5, `PMIx_Value_unload`.
 ///
 /// # Returns
-/// `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments; `PMIX_ERR_NOT_SUPPORTED`.
+/// `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for a type
+/// copied into caller memory; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
 ///
 /// # Safety
-/// `val` is NULL or a valid value; `data` and `sz` NULL or writable.
+/// `val` is NULL or a valid value; `data` and `sz` NULL or writable; for the types copied
+/// into caller memory, `*data` points to enough writable memory for the datum.
 ///
-/// Ownership: `*data` is libc-allocated; release it with `free()` (after destructing it for
-/// structures that own memory).
+/// Ownership: allocations returned in `*data` are libc-allocated; release with `free()`
+/// (after destructing structures that own memory).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Value_unload(
     val: *mut pmix_value_t,
@@ -108,31 +115,81 @@ pub unsafe extern "C" fn PMIx_Value_unload(
         let (v, data, sz) = unsafe { (ptr::req(val)?, ptr::req_mut(data)?, ptr::req_mut(sz)?) };
         // SAFETY: `v` is a valid value per the contract.
         let value = unsafe { convert::value_from_c(v) }?;
-        let (p, n) = unload(&value)?;
+        // SAFETY: per this function's contract, `*data` is caller memory where one is needed.
+        let (p, n) = unsafe { unload(&value, *data) }?;
         *data = p;
         *sz = n;
         Ok(())
     })
 }
 
-/// The allocation `PMIx_Value_unload` hands out for `v`, and its size.
-fn unload(v: &Value) -> Result<(*mut c_void, usize)> {
+/// Whether `PMIx_Value_unload` copies a datum of this type into caller-provided memory.
+fn unloads_in_place(v: &Value) -> bool {
+    !matches!(
+        v,
+        Value::String(_)
+            | Value::ByteObject(_)
+            | Value::CompressedString(_)
+            | Value::CompressedByteObject(_)
+            | Value::Regex(_)
+            | Value::Pointer(_)
+            | Value::DataArray(_)
+            | Value::Envar(_)
+            | Value::ProcInfo(_)
+            | Value::Coord(_)
+            | Value::Regattr(_)
+            | Value::ProcCpuset(_)
+            | Value::Topo(_)
+            | Value::Geometry(_)
+            | Value::DeviceDist(_)
+            | Value::Endpoint(_)
+            | Value::ProcStats(_)
+            | Value::DiskStats(_)
+            | Value::NetStats(_)
+            | Value::NodeStats(_)
+            | Value::DataBuffer(_)
+    )
+}
+
+/// What `PMIx_Value_unload` stores in `*data` for `v`, and the size it reports.
+///
+/// # Safety
+/// For types unloaded in place, `dest` is NULL or points to enough writable memory.
+unsafe fn unload(v: &Value, dest: *mut c_void) -> Result<(*mut c_void, usize)> {
     use crate::alloc;
     Ok(match v {
-        Value::Undef => (core::ptr::null_mut(), 0),
+        Value::Undef => return Err(Error::UnknownDataType(PMIX_UNDEF)),
         Value::String(None) => (core::ptr::null_mut(), 0),
-        Value::String(Some(s)) => (alloc::cstring(s.as_bytes())?.cast(), s.len() + 1),
+        Value::String(Some(s)) => (alloc::cstring(s.as_bytes())?.cast(), s.len()),
         Value::ByteObject(b)
         | Value::CompressedString(b)
         | Value::CompressedByteObject(b)
         | Value::Regex(b) => (alloc::bytes(b)?.cast(), b.len()),
         Value::Pointer(a) => (*a as *mut c_void, core::mem::size_of::<*mut c_void>()),
-        Value::ProcNspace(s) => (alloc::cstring(s.as_bytes())?.cast(), s.len() + 1),
+        Value::ProcNspace(s) => {
+            if dest.is_null() {
+                return Err(Error::BadParam);
+            }
+            // SAFETY: the caller provides room for a namespace (the contract above).
+            unsafe {
+                core::ptr::copy_nonoverlapping(s.as_bytes().as_ptr(), dest.cast::<u8>(), s.len());
+                *dest.cast::<u8>().add(s.len()) = 0;
+            }
+            (dest, s.len())
+        }
+        other if unloads_in_place(other) => {
+            if dest.is_null() {
+                return Err(Error::BadParam);
+            }
+            let ty = other.data_type();
+            // SAFETY: the caller provides room for one datum of this type.
+            unsafe { convert::elem_to_c(other, ty, dest) }?;
+            (dest, convert::elem_size(ty)?)
+        }
         other => {
             let ty = other.data_type();
-            let size = convert::elem_size(ty)?;
             let p = convert::array_to_c(core::slice::from_ref(other), ty)?;
-            (p, size)
+            (p, convert::elem_size(ty)?)
         }
     })
 }
