@@ -15,22 +15,24 @@ extern "C" {
 /* ---- Functions ---- */
 
 /*
+ The key string of the attribute named `attribute` (e.g. "PMIX_RANK" gives "pmix.rank");
+ `attribute` itself when the name is unknown; NULL for NULL.
+
  See PMIx Standard v5, `PMIx_Get_attribute_string`.
 
- NOT IMPLEMENTED YET.
-
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `attribute` is a C string or NULL.
  */
 PMIX_EXPORT const char *PMIx_Get_attribute_string(const char *attribute);
 
 /*
+ The macro name of the attribute whose key string is `attrstring` (e.g. "pmix.rank" gives
+ "PMIX_RANK"); `attrstring` itself when unknown; NULL for NULL.
+
  See PMIx Standard v5, `PMIx_Get_attribute_name`.
 
- NOT IMPLEMENTED YET.
-
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `attrstring` is a C string or NULL.
  */
 PMIX_EXPORT const char *PMIx_Get_attribute_name(const char *attrstring);
 
@@ -1030,22 +1032,24 @@ bool PMIx_Data_decompress(const uint8_t *inbytes,
                           size_t *nbytes);
 
 /*
+ The key string of the attribute named `attribute` (e.g. "PMIX_RANK" gives "pmix.rank");
+ `attribute` itself when the name is unknown; NULL for NULL.
+
  See PMIx Standard v5, `PMIx_Get_attribute_string`.
 
- NOT IMPLEMENTED YET.
-
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `attribute` is a C string or NULL.
  */
 PMIX_EXPORT const char *PMIx_Get_attribute_string(const char *attribute);
 
 /*
+ The macro name of the attribute whose key string is `attrstring` (e.g. "pmix.rank" gives
+ "PMIX_RANK"); `attrstring` itself when unknown; NULL for NULL.
+
  See PMIx Standard v5, `PMIx_Get_attribute_name`.
 
- NOT IMPLEMENTED YET.
-
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `attrstring` is a C string or NULL.
  */
 PMIX_EXPORT const char *PMIx_Get_attribute_name(const char *attrstring);
 
@@ -2045,12 +2049,22 @@ bool PMIx_Data_decompress(const uint8_t *inbytes,
                           size_t *nbytes);
 
 /*
- See PMIx Standard v5, `PMIx_Query_info`.
+ Answers queries and waits for the result.
 
- NOT IMPLEMENTED YET.
+ See PMIx Standard v5, `PMIx_Query_info`. Before initialization only
+ `PMIX_QUERY_STABLE_ABI_VERSION` and `PMIX_QUERY_PROVISIONAL_ABI_VERSION` are answered.
+
+ # Returns
+ `PMIX_SUCCESS` when every key was answered; `PMIX_QUERY_PARTIAL_SUCCESS` when some were
+ (the answers are returned); `PMIX_ERR_INIT` when none could be answered before
+ initialization; `PMIX_ERR_BAD_PARAM` for NULL arguments or no queries.
+ (The reference, before init, succeeds exactly when the number of ABI keys equals the
+ number of queries, whatever the keys; see docs/undocumented-openpmix-behavior.md.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `(queries, nqueries)` is a valid array; `results` and `nresults` NULL or writable.
+
+ Ownership: `*results` is a libc-allocated array; release with `PMIX_INFO_FREE`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Query_info(pmix_query_t *queries,
@@ -2059,12 +2073,16 @@ pmix_status_t PMIx_Query_info(pmix_query_t *queries,
                               size_t *nresults);
 
 /*
+ Answers queries through `cbfunc`.
+
  See PMIx Standard v5, `PMIx_Query_info_nb`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_ERR_INIT` before initialization, as in the reference (the blocking form answers the
+ ABI keys); `PMIX_ERR_BAD_PARAM` for NULL arguments.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `(queries, nqueries)` is a valid array.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Query_info_nb(pmix_query_t *queries,
@@ -2312,12 +2330,22 @@ pmix_status_t PMIx_Get_relative_locality(const char *locality1,
                                          pmix_locality_t *locality);
 
 /*
- See PMIx Standard v5, `PMIx_Query_info`.
+ Answers queries and waits for the result.
 
- NOT IMPLEMENTED YET.
+ See PMIx Standard v5, `PMIx_Query_info`. Before initialization only
+ `PMIX_QUERY_STABLE_ABI_VERSION` and `PMIX_QUERY_PROVISIONAL_ABI_VERSION` are answered.
+
+ # Returns
+ `PMIX_SUCCESS` when every key was answered; `PMIX_QUERY_PARTIAL_SUCCESS` when some were
+ (the answers are returned); `PMIX_ERR_INIT` when none could be answered before
+ initialization; `PMIX_ERR_BAD_PARAM` for NULL arguments or no queries.
+ (The reference, before init, succeeds exactly when the number of ABI keys equals the
+ number of queries, whatever the keys; see docs/undocumented-openpmix-behavior.md.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `(queries, nqueries)` is a valid array; `results` and `nresults` NULL or writable.
+
+ Ownership: `*results` is a libc-allocated array; release with `PMIX_INFO_FREE`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Query_info(pmix_query_t *queries,
@@ -2326,12 +2354,16 @@ pmix_status_t PMIx_Query_info(pmix_query_t *queries,
                               size_t *nresults);
 
 /*
+ Answers queries through `cbfunc`.
+
  See PMIx Standard v5, `PMIx_Query_info_nb`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_ERR_INIT` before initialization, as in the reference (the blocking form answers the
+ ABI keys); `PMIX_ERR_BAD_PARAM` for NULL arguments.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `(queries, nqueries)` is a valid array.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Query_info_nb(pmix_query_t *queries,

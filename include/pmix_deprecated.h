@@ -180,132 +180,172 @@ extern "C" {
 /* ---- Functions ---- */
 
 /*
+ Starts an empty list.
+
  See PMIx Standard v5, `PMIx_Info_list_start`.
 
- NOT IMPLEMENTED YET.
-
  # Safety
- Pointer arguments are NULL or valid for the call.
+ No pointer arguments. Ownership: release the handle with `PMIx_Info_list_release`.
  */
 PMIX_EXPORT void *PMIx_Info_list_start(void);
 
 /*
+ Appends a copy of `key` = `value` (of type `type_`, given as for `PMIx_Value_load`).
+
  See PMIx Standard v5, `PMIx_Info_list_add`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle, a NULL or too long key, or a
+ NULL value where the type needs one; `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_NOT_SUPPORTED`.
+ (The reference accepts NULL keys, NULL values and unknown types and fails later.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `key` a C string; `value` as for `PMIx_Value_load`.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Info_list_add(void *ptr,
+pmix_status_t PMIx_Info_list_add(void *ptr_,
                                  const char *key,
                                  const void *value,
-                                 pmix_data_type_t type);
+                                 pmix_data_type_t type_);
 
 /*
+ Appends `info` itself, without copying its value: the caller keeps ownership of it and must
+ keep it valid until the converted array is released.
+
  See PMIx Standard v5, `PMIx_Info_list_insert`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle or a NULL `info`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `info` NULL or a valid info that outlives its use by the list.
  */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info);
+PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr_, pmix_info_t *info);
 
 /*
+ Appends a deep copy of `info`, flags included.
+
  See PMIx Standard v5, `PMIx_Info_list_xfer`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle or a NULL or invalid `info`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `info` NULL or a valid info.
  */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info);
+PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr_, const pmix_info_t *info);
 
 /*
+ Writes the list's infos into `par` as a `PMIX_INFO` data array (a new libc allocation).
+ The list is unchanged.
+
  See PMIx Standard v5, `PMIx_Info_list_convert`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_EMPTY` for an empty list (with `par` set to an empty
+ `PMIX_INFO` array, as the reference does); `PMIX_ERR_BAD_PARAM` for an unknown handle or a
+ NULL `par`; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `par` NULL or writable.
+
+ Ownership: release the array with `PMIX_DATA_ARRAY_DESTRUCT`.
  */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par);
+PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr_, pmix_data_array_t *par);
 
 /*
- See PMIx Standard v5, `PMIx_Info_list_release`.
+ Releases a list and the copies it owns (not the values of inserted infos).
 
- NOT IMPLEMENTED YET.
+ See PMIx Standard v5, `PMIx_Info_list_release`. An unknown handle is ignored.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL.
  */
-PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
+PMIX_EXPORT void PMIx_Info_list_release(void *ptr_);
 
 /*
+ Starts an empty list.
+
  See PMIx Standard v5, `PMIx_Info_list_start`.
 
- NOT IMPLEMENTED YET.
-
  # Safety
- Pointer arguments are NULL or valid for the call.
+ No pointer arguments. Ownership: release the handle with `PMIx_Info_list_release`.
  */
 PMIX_EXPORT void *PMIx_Info_list_start(void);
 
 /*
+ Appends a copy of `key` = `value` (of type `type_`, given as for `PMIx_Value_load`).
+
  See PMIx Standard v5, `PMIx_Info_list_add`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle, a NULL or too long key, or a
+ NULL value where the type needs one; `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_NOT_SUPPORTED`.
+ (The reference accepts NULL keys, NULL values and unknown types and fails later.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `key` a C string; `value` as for `PMIx_Value_load`.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Info_list_add(void *ptr,
+pmix_status_t PMIx_Info_list_add(void *ptr_,
                                  const char *key,
                                  const void *value,
-                                 pmix_data_type_t type);
+                                 pmix_data_type_t type_);
 
 /*
+ Appends `info` itself, without copying its value: the caller keeps ownership of it and must
+ keep it valid until the converted array is released.
+
  See PMIx Standard v5, `PMIx_Info_list_insert`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle or a NULL `info`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `info` NULL or a valid info that outlives its use by the list.
  */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr, pmix_info_t *info);
+PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr_, pmix_info_t *info);
 
 /*
+ Appends a deep copy of `info`, flags included.
+
  See PMIx Standard v5, `PMIx_Info_list_xfer`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle or a NULL or invalid `info`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `info` NULL or a valid info.
  */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr, const pmix_info_t *info);
+PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr_, const pmix_info_t *info);
 
 /*
+ Writes the list's infos into `par` as a `PMIX_INFO` data array (a new libc allocation).
+ The list is unchanged.
+
  See PMIx Standard v5, `PMIx_Info_list_convert`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_EMPTY` for an empty list (with `par` set to an empty
+ `PMIX_INFO` array, as the reference does); `PMIX_ERR_BAD_PARAM` for an unknown handle or a
+ NULL `par`; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL; `par` NULL or writable.
+
+ Ownership: release the array with `PMIX_DATA_ARRAY_DESTRUCT`.
  */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par);
+PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr_, pmix_data_array_t *par);
 
 /*
- See PMIx Standard v5, `PMIx_Info_list_release`.
+ Releases a list and the copies it owns (not the values of inserted infos).
 
- NOT IMPLEMENTED YET.
+ See PMIx Standard v5, `PMIx_Info_list_release`. An unknown handle is ignored.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `ptr_` is a handle or NULL.
  */
-PMIX_EXPORT void PMIx_Info_list_release(void *ptr);
+PMIX_EXPORT void PMIx_Info_list_release(void *ptr_);
 
 /*
  See PMIx Standard v5, `PMIx_tool_connect_to_server`.
@@ -342,22 +382,29 @@ pmix_status_t PMIx_Value_load(pmix_value_t *val,
                               pmix_data_type_t type_);
 
 /*
- Copies the datum of `val` out to the caller.
+ Copies the datum of `val` out to the caller, the way the reference does:
 
- See PMIx Standard v5, `PMIx_Value_unload`. For `PMIX_STRING`, `*data` receives a
- malloc'd string and `*sz` its size with terminator; for `PMIX_BYTE_OBJECT` and the other
- byte types, `*data` receives a malloc'd copy of the bytes and `*sz` their count; for
- pointer-held structures (`PMIX_PROC`, `PMIX_DATA_ARRAY`, ...), `*data` receives a malloc'd
- deep copy of the structure; for scalars, `*data` receives a malloc'd copy of the scalar.
+ * scalars, `PMIX_PROC` and `PMIX_PROC_NSPACE` are copied into the memory `*data` points
+   to, which the caller provides (`*sz` gets the size; for a namespace its length);
+ * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator);
+ * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give a malloc'd copy
+   of the bytes and their count;
+ * `PMIX_POINTER` gives the pointer itself;
+ * structures held by pointer (`PMIX_DATA_ARRAY`, `PMIX_ENVAR`, `PMIX_PROC_INFO`, ...) give a
+   malloc'd deep copy of the structure and its size.
+
+ See PMIx Standard v5, `PMIx_Value_unload`.
 
  # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments; `PMIX_ERR_NOT_SUPPORTED`.
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for a type
+ copied into caller memory; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
 
  # Safety
- `val` is NULL or a valid value; `data` and `sz` NULL or writable.
+ `val` is NULL or a valid value; `data` and `sz` NULL or writable; for the types copied
+ into caller memory, `*data` points to enough writable memory for the datum.
 
- Ownership: `*data` is libc-allocated; release it with `free()` (after destructing it for
- structures that own memory).
+ Ownership: allocations returned in `*data` are libc-allocated; release with `free()`
+ (after destructing structures that own memory).
  */
 PMIX_EXPORT pmix_status_t PMIx_Value_unload(pmix_value_t *val, void **data, size_t *sz);
 
@@ -477,22 +524,29 @@ pmix_status_t PMIx_Value_load(pmix_value_t *val,
                               pmix_data_type_t type_);
 
 /*
- Copies the datum of `val` out to the caller.
+ Copies the datum of `val` out to the caller, the way the reference does:
 
- See PMIx Standard v5, `PMIx_Value_unload`. For `PMIX_STRING`, `*data` receives a
- malloc'd string and `*sz` its size with terminator; for `PMIX_BYTE_OBJECT` and the other
- byte types, `*data` receives a malloc'd copy of the bytes and `*sz` their count; for
- pointer-held structures (`PMIX_PROC`, `PMIX_DATA_ARRAY`, ...), `*data` receives a malloc'd
- deep copy of the structure; for scalars, `*data` receives a malloc'd copy of the scalar.
+ * scalars, `PMIX_PROC` and `PMIX_PROC_NSPACE` are copied into the memory `*data` points
+   to, which the caller provides (`*sz` gets the size; for a namespace its length);
+ * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator);
+ * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give a malloc'd copy
+   of the bytes and their count;
+ * `PMIX_POINTER` gives the pointer itself;
+ * structures held by pointer (`PMIX_DATA_ARRAY`, `PMIX_ENVAR`, `PMIX_PROC_INFO`, ...) give a
+   malloc'd deep copy of the structure and its size.
+
+ See PMIx Standard v5, `PMIx_Value_unload`.
 
  # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments; `PMIX_ERR_NOT_SUPPORTED`.
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for a type
+ copied into caller memory; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
 
  # Safety
- `val` is NULL or a valid value; `data` and `sz` NULL or writable.
+ `val` is NULL or a valid value; `data` and `sz` NULL or writable; for the types copied
+ into caller memory, `*data` points to enough writable memory for the datum.
 
- Ownership: `*data` is libc-allocated; release it with `free()` (after destructing it for
- structures that own memory).
+ Ownership: allocations returned in `*data` are libc-allocated; release with `free()`
+ (after destructing structures that own memory).
  */
 PMIX_EXPORT pmix_status_t PMIx_Value_unload(pmix_value_t *val, void **data, size_t *sz);
 

@@ -259,22 +259,32 @@ typedef struct pmix_server_module_4_0_0_t {
 /* ---- Functions ---- */
 
 /*
- See PMIx Standard v5, `PMIx_Register_attributes`.
+ Registers the attributes a host supports for an API function.
 
- NOT IMPLEMENTED YET.
+ See PMIx Standard v5, `PMIx_Register_attributes`. Works with or without initialization
+ (the reference requires `PMIx_server_init` first).
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `function` or `attrs`;
+ `PMIX_ERR_REPEAT_ATTR_REGISTRATION` if `function` was registered before.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `function` is a C string; `attrs` NULL or a NULL-terminated array of C strings.
  */
 PMIX_EXPORT pmix_status_t PMIx_Register_attributes(char *function, char **attrs);
 
 /*
- See PMIx Standard v5, `PMIx_Register_attributes`.
+ Registers the attributes a host supports for an API function.
 
- NOT IMPLEMENTED YET.
+ See PMIx Standard v5, `PMIx_Register_attributes`. Works with or without initialization
+ (the reference requires `PMIx_server_init` first).
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `function` or `attrs`;
+ `PMIX_ERR_REPEAT_ATTR_REGISTRATION` if `function` was registered before.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `function` is a C string; `attrs` NULL or a NULL-terminated array of C strings.
  */
 PMIX_EXPORT pmix_status_t PMIx_Register_attributes(char *function, char **attrs);
 
