@@ -17,7 +17,7 @@ TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 LIBDIR := $(TARGET_DIR)/release
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
-.PHONY: all lib headers check-headers install stage test cargo-test ctest abi demo fuzz-smoke matrix clean
+.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest abi demo fuzz-smoke clean
 
 all: lib
 
@@ -29,6 +29,16 @@ headers:
 
 check-headers:
 	$(CARGO) run -q -p xtask -- headers --check
+
+matrix:
+	$(CARGO) run -q -p xtask -- matrix
+
+check-matrix:
+	$(CARGO) run -q -p xtask -- matrix --check
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -44,15 +54,16 @@ stage:
 	$(MAKE) install PREFIX=$(STAGE) DESTDIR=
 
 abi: stage
+	@test -f ../shared/tools/abi_probe.py || { echo "../shared/tools/abi_probe.py not found: place the checkout beside ../shared"; exit 1; }
 	python3 ../shared/tools/abi_probe.py $(REF_INC) $(STAGE)/include $(REF_LIB) $(STAGE)/lib/libpmix.so.2
 
 cargo-test:
 	$(CARGO) test --workspace --all-targets
 
 ctest: stage
-	REF_INC=$(REF_INC) STAGE=$(STAGE) ./ctests/run.sh
+	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
 
-test: check-headers cargo-test abi ctest
+test: check-headers check-matrix lint cargo-test abi ctest
 
 demo: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) ./ctests/demo.sh

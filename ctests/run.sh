@@ -7,11 +7,14 @@
 # stdout must be identical in all three. A file ctests/NAME.ours-only marks a program whose
 # output is checked only against ctests/expected/NAME.out (behaviour the reference lacks).
 # VALGRIND=1 also runs the "ours" build under valgrind and fails on any error or leak.
+# The OpenPMIx example programs named in ctests/examples/LIST are run the same way, built from
+# $EXAMPLES_DIR (Debian's copy) with our stand-in examples.h; their names start with "ex:".
 # usage: run.sh [NAME...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${REF_INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
 : "${STAGE:?STAGE must name our private install (make stage)}"
+: "${EXAMPLES_DIR:=/usr/share/doc/libpmix-dev/examples}"
 out=${CTEST_OUT:-$here/../build/ctests}
 mkdir -p "$out"
 export TMPDIR=$(mktemp -d "$out/tmp.XXXXXX")
@@ -21,14 +24,21 @@ hw="$(pkg-config --cflags --libs hwloc 2>/dev/null || echo -lhwloc)"
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   for f in "$here"/*.c; do names+=("$(basename "$f" .c)"); done
+  while read -r ex; do
+    case "$ex" in ''|'#'*) ;; *) names+=("ex:$ex") ;; esac
+  done < "$here/examples/LIST"
 fi
 fail=0
 for n in "${names[@]}"; do
-  src="$here/$n.c"
-  if ! cc $CFLAGS -I"$REF_INC" "$src" -o "$out/$n.ref" -lpmix $hw 2>"$out/$n.ref.cc"; then
+  src="$here/$n.c"; flags="$CFLAGS"
+  if [ "${n#ex:}" != "$n" ]; then
+    n="${n#ex:}"; src="$EXAMPLES_DIR/$n.c"; flags="-g -O1 -w -I$here/examples"
+    [ -f "$src" ] || { echo "FAIL $n: $src not found (install libpmix-dev)"; fail=1; continue; }
+  fi
+  if ! cc $flags -I"$REF_INC" "$src" -o "$out/$n.ref" -lpmix $hw 2>"$out/$n.ref.cc"; then
     echo "FAIL $n: does not build against the reference headers"; sed 's/^/  /' "$out/$n.ref.cc"; fail=1; continue
   fi
-  if ! cc $CFLAGS -I"$STAGE/include" "$src" -o "$out/$n.ours" -L"$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lpmix $hw 2>"$out/$n.ours.cc"; then
+  if ! cc $flags -I"$STAGE/include" "$src" -o "$out/$n.ours" -L"$STAGE/lib" -Wl,-rpath,"$STAGE/lib" -lpmix $hw 2>"$out/$n.ours.cc"; then
     echo "FAIL $n: does not build against our headers"; sed 's/^/  /' "$out/$n.ours.cc"; fail=1; continue
   fi
   timeout 60 "$out/$n.ours" > "$out/$n.ours.out" 2>"$out/$n.ours.err"; rc_ours=$?
