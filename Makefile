@@ -66,7 +66,7 @@ ctest: stage
 test: check-headers check-matrix lint cargo-test abi ctest
 
 demo: stage
-	REF_INC=$(REF_INC) STAGE=$(STAGE) ./ctests/demo.sh
+	STAGE=$(STAGE) ./demo/run.sh
 
 clean:
 	$(CARGO) clean

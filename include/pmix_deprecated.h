@@ -264,90 +264,6 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr_, pmix_data_array_t *
 PMIX_EXPORT void PMIx_Info_list_release(void *ptr_);
 
 /*
- Starts an empty list.
-
- See PMIx Standard v5, `PMIx_Info_list_start`.
-
- # Safety
- No pointer arguments. Ownership: release the handle with `PMIx_Info_list_release`.
- */
-PMIX_EXPORT void *PMIx_Info_list_start(void);
-
-/*
- Appends a copy of `key` = `value` (of type `type_`, given as for `PMIx_Value_load`).
-
- See PMIx Standard v5, `PMIx_Info_list_add`.
-
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle, a NULL or too long key, or a
- NULL value where the type needs one; `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_NOT_SUPPORTED`.
- (The reference accepts NULL keys, NULL values and unknown types and fails later.)
-
- # Safety
- `ptr_` is a handle or NULL; `key` a C string; `value` as for `PMIx_Value_load`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Info_list_add(void *ptr_,
-                                 const char *key,
-                                 const void *value,
-                                 pmix_data_type_t type_);
-
-/*
- Appends `info` itself, without copying its value: the caller keeps ownership of it and must
- keep it valid until the converted array is released.
-
- See PMIx Standard v5, `PMIx_Info_list_insert`.
-
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle or a NULL `info`.
-
- # Safety
- `ptr_` is a handle or NULL; `info` NULL or a valid info that outlives its use by the list.
- */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_insert(void *ptr_, pmix_info_t *info);
-
-/*
- Appends a deep copy of `info`, flags included.
-
- See PMIx Standard v5, `PMIx_Info_list_xfer`.
-
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle or a NULL or invalid `info`.
-
- # Safety
- `ptr_` is a handle or NULL; `info` NULL or a valid info.
- */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_xfer(void *ptr_, const pmix_info_t *info);
-
-/*
- Writes the list's infos into `par` as a `PMIX_INFO` data array (a new libc allocation).
- The list is unchanged.
-
- See PMIx Standard v5, `PMIx_Info_list_convert`.
-
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_EMPTY` for an empty list (with `par` set to an empty
- `PMIX_INFO` array, as the reference does); `PMIX_ERR_BAD_PARAM` for an unknown handle or a
- NULL `par`; `PMIX_ERR_NOMEM`.
-
- # Safety
- `ptr_` is a handle or NULL; `par` NULL or writable.
-
- Ownership: release the array with `PMIX_DATA_ARRAY_DESTRUCT`.
- */
-PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr_, pmix_data_array_t *par);
-
-/*
- Releases a list and the copies it owns (not the values of inserted infos).
-
- See PMIx Standard v5, `PMIx_Info_list_release`. An unknown handle is ignored.
-
- # Safety
- `ptr_` is a handle or NULL.
- */
-PMIX_EXPORT void PMIx_Info_list_release(void *ptr_);
-
-/*
  See PMIx Standard v5, `PMIx_tool_connect_to_server`.
 
  Not available yet: the library cannot be initialized until the client, server and tool
@@ -386,9 +302,10 @@ pmix_status_t PMIx_Value_load(pmix_value_t *val,
 
  * scalars, `PMIX_PROC` and `PMIX_PROC_NSPACE` are copied into the memory `*data` points
    to, which the caller provides (`*sz` gets the size; for a namespace its length);
- * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator);
- * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give a malloc'd copy
-   of the bytes and their count;
+ * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator); a
+   NULL string leaves `*data` and `*sz` untouched;
+ * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give the value's own
+   bytes, not a copy (NULL and 0 when empty): they stay owned by `val`;
  * `PMIX_POINTER` gives the pointer itself;
  * structures held by pointer (`PMIX_DATA_ARRAY`, `PMIX_ENVAR`, `PMIX_PROC_INFO`, ...) give a
    malloc'd deep copy of the structure and its size.
@@ -396,15 +313,16 @@ pmix_status_t PMIx_Value_load(pmix_value_t *val,
  See PMIx Standard v5, `PMIx_Value_unload`.
 
  # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for a type
- copied into caller memory; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for any type
+ but `PMIX_STRING` and `PMIX_BYTE_OBJECT` (as the reference checks);
+ `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
 
  # Safety
  `val` is NULL or a valid value; `data` and `sz` NULL or writable; for the types copied
  into caller memory, `*data` points to enough writable memory for the datum.
 
  Ownership: allocations returned in `*data` are libc-allocated; release with `free()`
- (after destructing structures that own memory).
+ (after destructing structures that own memory). Byte arrays are borrowed from `val`.
  */
 PMIX_EXPORT pmix_status_t PMIx_Value_unload(pmix_value_t *val, void **data, size_t *sz);
 
@@ -489,149 +407,86 @@ pmix_status_t PMIx_Info_load(pmix_info_t *info,
  */
 PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *src);
 
-/*
- See PMIx Standard v5, `PMIx_tool_connect_to_server`.
+/* Hand-written: convenience macros over the value, info and info-list functions above. */
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+#define PMIX_VALUE_LOAD(v, d, t) \
+    PMIx_Value_load((v), (d), (t))
 
- # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
- */
-PMIX_EXPORT
-pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc_,
-                                          pmix_info_t *info,
-                                          size_t ninfo);
+#define PMIX_VALUE_UNLOAD(r, k, d, s) \
+    (r) = PMIx_Value_unload((k), (d), (s))
 
-/*
- Loads a copy of `data` (of type `type_`) into `val`.
+/* Deep-copies value `s` into `v`; a NULL `v` is first set to a new (uninitialized)
+ * pmix_malloc'd value. `r` gets the status (PMIX_ERR_NOMEM if that allocation fails). */
+#define PMIX_VALUE_XFER(r, v, s) \
+    do { \
+        if (NULL == (v)) { \
+            (v) = (pmix_value_t *) pmix_malloc(sizeof(pmix_value_t)); \
+        } \
+        if (NULL == (v)) { \
+            (r) = PMIX_ERR_NOMEM; \
+        } else { \
+            (r) = PMIx_Value_xfer((v), (s)); \
+        } \
+    } while (0)
 
- See PMIx Standard v5, `PMIx_Value_load`.
+#define PMIX_VALUE_XFER_DIRECT(r, v, s) \
+    (r) = PMIx_Value_xfer((v), (s))
 
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `val`, or a NULL `data` where the type
- needs one; `PMIX_ERR_UNKNOWN_DATA_TYPE` for an unknown type; `PMIX_ERR_NOT_SUPPORTED` for
- a type a `pmix_value_t` cannot hold; `PMIX_ERR_NOMEM`. On error `val` is untouched.
+/* The status is discarded. */
+#define PMIX_INFO_LOAD(i, k, d, t) \
+    (void) PMIx_Info_load(i, k, d, t)
 
- # Safety
- `val` is NULL or writable; `data` as `PMIx_Value_load` documents for `type_`.
+/* The status is discarded. */
+#define PMIX_INFO_XFER(d, s) \
+    (void) PMIx_Info_xfer(d, s)
 
- Ownership: `val` receives libc-allocated copies; release with `PMIX_VALUE_DESTRUCT`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Value_load(pmix_value_t *val,
-                              const void *data,
-                              pmix_data_type_t type_);
+/* Clears lookup result `m` (NULL is ignored), then sets its process from `p`, key `k` and a
+ * copy of `v` of type `t` (PMIx_Value_load, status discarded). */
+#define PMIX_PDATA_LOAD(m, p, k, v, t) \
+    do { \
+        if (NULL != (m)) { \
+            memset((m), 0, sizeof(pmix_pdata_t)); \
+            PMIX_LOAD_NSPACE((m)->proc.nspace, (p)->nspace); \
+            (m)->proc.rank = (p)->rank; \
+            PMIX_LOAD_KEY((m)->key, (k)); \
+            PMIx_Value_load(&(m)->value, (v), (t)); \
+        } \
+    } while (0)
 
-/*
- Copies the datum of `val` out to the caller, the way the reference does:
+/* Clears lookup result `d` (NULL is ignored), then makes it a deep copy of `s`
+ * (PMIx_Value_xfer for the value, status discarded). */
+#define PMIX_PDATA_XFER(d, s) \
+    do { \
+        if (NULL != (d)) { \
+            memset((d), 0, sizeof(pmix_pdata_t)); \
+            PMIX_LOAD_NSPACE((d)->proc.nspace, (s)->proc.nspace); \
+            (d)->proc.rank = (s)->proc.rank; \
+            PMIX_LOAD_KEY((d)->key, (s)->key); \
+            PMIx_Value_xfer(&(d)->value, &(s)->value); \
+        } \
+    } while (0)
 
- * scalars, `PMIX_PROC` and `PMIX_PROC_NSPACE` are copied into the memory `*data` points
-   to, which the caller provides (`*sz` gets the size; for a namespace its length);
- * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator);
- * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give a malloc'd copy
-   of the bytes and their count;
- * `PMIX_POINTER` gives the pointer itself;
- * structures held by pointer (`PMIX_DATA_ARRAY`, `PMIX_ENVAR`, `PMIX_PROC_INFO`, ...) give a
-   malloc'd deep copy of the structure and its size.
+#define PMIX_INFO_LIST_START(p) \
+    (p) = PMIx_Info_list_start()
 
- See PMIx Standard v5, `PMIx_Value_unload`.
+#define PMIX_INFO_LIST_ADD(r, p, a, v, t) \
+    (r) = PMIx_Info_list_add((p), (a), (v), (t))
 
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for a type
- copied into caller memory; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
+#define PMIX_INFO_LIST_INSERT(r, p, i) \
+    (r) = PMIx_Info_list_insert((p), (i))
 
- # Safety
- `val` is NULL or a valid value; `data` and `sz` NULL or writable; for the types copied
- into caller memory, `*data` points to enough writable memory for the datum.
+#define PMIX_INFO_LIST_XFER(r, p, a) \
+    (r) = PMIx_Info_list_xfer((p), (a))
 
- Ownership: allocations returned in `*data` are libc-allocated; release with `free()`
- (after destructing structures that own memory).
- */
-PMIX_EXPORT pmix_status_t PMIx_Value_unload(pmix_value_t *val, void **data, size_t *sz);
+#define PMIX_INFO_LIST_CONVERT(r, p, m) \
+    (r) = PMIx_Info_list_convert((p), (m))
 
-/*
- Releases what `val` owns and marks it `PMIX_UNDEF`.
+#define PMIX_INFO_LIST_RELEASE(p) \
+    PMIx_Info_list_release((p))
 
- See PMIx Standard v5, `PMIx_Value_destruct`.
-
- # Safety
- `val` is NULL or a value whose memory was allocated with libc (as `PMIx_Value_load` and
- the header macros do).
- */
-PMIX_EXPORT void PMIx_Value_destruct(pmix_value_t *val);
-
-/*
- Deep-copies `src` into `dest` (previous contents of `dest` are overwritten, not released).
-
- See PMIx Standard v5, `PMIx_Value_xfer`.
-
- # Returns
- `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments or invalid contents of `src`;
- `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_NOMEM`. On error `dest` is untouched.
-
- # Safety
- `dest` is NULL or writable; `src` is NULL or a valid value.
- */
-PMIX_EXPORT pmix_status_t PMIx_Value_xfer(pmix_value_t *dest, const pmix_value_t *src);
-
-/*
- Compares two values.
-
- See PMIx Standard v5, `PMIx_Value_compare`.
-
- # Returns
- `PMIX_EQUAL`, `PMIX_VALUE1_GREATER`, `PMIX_VALUE2_GREATER`, `PMIX_VALUE_TYPE_DIFFERENT`,
- or `PMIX_VALUE_COMPARISON_NOT_AVAIL` (also for NULL or invalid arguments).
-
- # Safety
- `v1` and `v2` are NULL or valid values.
- */
-PMIX_EXPORT pmix_value_cmp_t PMIx_Value_compare(pmix_value_t *v1, pmix_value_t *v2);
-
-/*
- Releases the elements of a data array and its element storage (not the
- `pmix_data_array_t` itself).
-
- See PMIx Standard v5, `PMIx_Data_array_destruct`.
-
- # Safety
- `d` is NULL or a data array whose memory was allocated with libc.
- */
-PMIX_EXPORT void PMIx_Data_array_destruct(pmix_data_array_t *d);
-
-/*
- Loads `key` and a copy of `data` into `info` (flags cleared).
-
- See PMIx Standard v5, `PMIx_Info_load`.
-
- # Returns
- As `PMIx_Value_load`; also `PMIX_ERR_BAD_PARAM` for a NULL `info` or `key`, or a key
- longer than `PMIX_MAX_KEYLEN`. On error `info` is untouched.
-
- # Safety
- `info` is NULL or writable; `key` a C string; `data` as for `PMIx_Value_load`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Info_load(pmix_info_t *info,
-                             const char *key,
-                             const void *data,
-                             pmix_data_type_t type_);
-
-/*
- Deep-copies `src` into `dest`, key and flags included.
-
- See PMIx Standard v5, `PMIx_Info_xfer`.
-
- # Returns
- As `PMIx_Value_xfer`; `PMIX_ERR_BAD_PARAM` also for a key without a terminator.
-
- # Safety
- `dest` is NULL or writable; `src` NULL or a valid info.
- */
-PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *src);
-
-/* (filled in by the header-macros change) */
+/* PMIx_Topology_destruct is declared in pmix.h. */
+#define PMIX_TOPOLOGY_DESTRUCT(x) \
+    PMIx_Topology_destruct(x)
 
 #if defined(c_plusplus) || defined(__cplusplus)
 }

@@ -167,6 +167,8 @@ impl Gen {
             .map_err(|e| format!("{}: {e}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            // cbindgen follows `mod` items, so mod.rs would bring every file in twice.
+            .filter(|p| p.file_name().is_some_and(|n| n != "mod.rs"))
             .collect();
         entries.sort();
         for p in entries {

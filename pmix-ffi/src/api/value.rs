@@ -85,9 +85,10 @@ pub unsafe extern "C" fn PMIx_Value_load(
 ///
 /// * scalars, `PMIX_PROC` and `PMIX_PROC_NSPACE` are copied into the memory `*data` points
 ///   to, which the caller provides (`*sz` gets the size; for a namespace its length);
-/// * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator);
-/// * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give a malloc'd copy
-///   of the bytes and their count;
+/// * `PMIX_STRING` gives a malloc'd copy in `*data` and its length (without terminator); a
+///   NULL string leaves `*data` and `*sz` untouched;
+/// * byte arrays (`PMIX_BYTE_OBJECT`, `PMIX_COMPRESSED_*`, `PMIX_REGEX`) give the value's own
+///   bytes, not a copy (NULL and 0 when empty): they stay owned by `val`;
 /// * `PMIX_POINTER` gives the pointer itself;
 /// * structures held by pointer (`PMIX_DATA_ARRAY`, `PMIX_ENVAR`, `PMIX_PROC_INFO`, ...) give a
 ///   malloc'd deep copy of the structure and its size.
@@ -95,15 +96,16 @@ pub unsafe extern "C" fn PMIx_Value_load(
 /// See PMIx Standard v5, `PMIx_Value_unload`.
 ///
 /// # Returns
-/// `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for a type
-/// copied into caller memory; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
+/// `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments, or a NULL `*data` for any type
+/// but `PMIX_STRING` and `PMIX_BYTE_OBJECT` (as the reference checks);
+/// `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and unknown types.
 ///
 /// # Safety
 /// `val` is NULL or a valid value; `data` and `sz` NULL or writable; for the types copied
 /// into caller memory, `*data` points to enough writable memory for the datum.
 ///
 /// Ownership: allocations returned in `*data` are libc-allocated; release with `free()`
-/// (after destructing structures that own memory).
+/// (after destructing structures that own memory). Byte arrays are borrowed from `val`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Value_unload(
     val: *mut pmix_value_t,
@@ -113,6 +115,31 @@ pub unsafe extern "C" fn PMIx_Value_unload(
     entry::status("PMIx_Value_unload", || {
         // SAFETY: per this function's contract.
         let (v, data, sz) = unsafe { (ptr::req(val)?, ptr::req_mut(data)?, ptr::req_mut(sz)?) };
+        if data.is_null() && !matches!(v.r#type, PMIX_STRING | PMIX_BYTE_OBJECT) {
+            return Err(Error::BadParam);
+        }
+        match v.r#type {
+            PMIX_BYTE_OBJECT
+            | PMIX_COMPRESSED_STRING
+            | PMIX_COMPRESSED_BYTE_OBJECT
+            | PMIX_REGEX => {
+                // The reference lends out the value's own bytes; callers written for it do not
+                // free them, so a copy would leak.
+                // SAFETY: the type says `bo` is the live member.
+                let bo = unsafe { v.data.bo };
+                let empty = bo.bytes.is_null() || bo.size == 0;
+                *data = if empty {
+                    core::ptr::null_mut()
+                } else {
+                    bo.bytes.cast()
+                };
+                *sz = if empty { 0 } else { bo.size };
+                return Ok(());
+            }
+            // SAFETY: the type says `string` is the live member.
+            PMIX_STRING if unsafe { v.data.string }.is_null() => return Ok(()),
+            _ => {}
+        }
         // SAFETY: `v` is a valid value per the contract.
         let value = unsafe { convert::value_from_c(v) }?;
         // SAFETY: per this function's contract, `*data` is caller memory where one is needed.
