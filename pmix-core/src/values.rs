@@ -236,6 +236,11 @@ pub trait ForeignTopology: fmt::Debug + Send + Sync {
     fn handle(&self) -> usize;
     /// The topology as hwloc XML, for packing.
     fn export_xml(&self) -> crate::Result<Vec<u8>>;
+    /// The description `PMIx_Data_print` shows for the topology, if the implementation
+    /// gives one (docs/notes/print.md describes the reference's layout).
+    fn describe(&self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// The body of a topology value.
