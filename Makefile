@@ -3,6 +3,7 @@
 #   make                      build the library (release)
 #   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/ (DESTDIR= for staging)
 #   make test                 every test: cargo tests, header and ABI checks, C tests
+#   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder (nightly)
 #   make headers              regenerate include/*.h from the Rust definitions
 
 PREFIX ?= /usr/local
@@ -63,7 +64,17 @@ cargo-test:
 ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
 
-test: check-headers check-matrix lint cargo-test abi ctest
+test: check-headers check-matrix lint cargo-test abi ctest fuzz-smoke
+
+# A short libFuzzer run of the unpack target (cargo-fuzz needs a nightly toolchain; both are
+# installed on first use). FUZZ_SECONDS=0 skips it.
+FUZZ_SECONDS ?= 30
+fuzz-smoke:
+ifneq ($(FUZZ_SECONDS),0)
+	rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	cd fuzz && CARGO_TARGET_DIR=$(TARGET_DIR)/fuzz $(CARGO) +nightly fuzz run unpack -- -max_total_time=$(FUZZ_SECONDS)
+endif
 
 demo: stage
 	STAGE=$(STAGE) ./demo/run.sh

@@ -236,6 +236,12 @@ pub trait ForeignTopology: fmt::Debug + Send + Sync {
     fn handle(&self) -> usize;
     /// The topology as hwloc XML, for packing.
     fn export_xml(&self) -> crate::Result<Vec<u8>>;
+    /// The hwloc support flags packed after the XML (`codec::TOPO_SUPPORT_LEN` bytes: the
+    /// discovery, cpubind and membind support structures of hwloc 2.4+, one byte per flag).
+    /// The default is what hwloc reports for a topology discovered on Linux.
+    fn support_flags(&self) -> [u8; crate::codec::TOPO_SUPPORT_LEN] {
+        crate::codec::DEFAULT_TOPO_SUPPORT
+    }
     /// The description `PMIx_Data_print` shows for the topology, if the implementation
     /// gives one (docs/notes/print.md describes the reference's layout).
     fn describe(&self) -> Option<Vec<u8>> {

@@ -1189,12 +1189,67 @@ pub(crate) fn array_to_c(items: &[Value], ty: pmix_data_type_t) -> Result<*mut c
     for (i, v) in items.iter().enumerate() {
         // SAFETY: slot i lies within the allocation of items.len() * size bytes.
         if let Err(e) = unsafe { elem_to_c(v, ty, arr.cast::<u8>().add(i * size).cast()) } {
-            // SAFETY: the first i slots were written by elem_to_c; the rest are zero.
-            unsafe { array_free(arr, i, ty) };
+            // SAFETY: the first i slots were written by elem_to_c and are owned here, even
+            // the values of infos flagged persistent; the rest are zero.
+            unsafe {
+                clear_persistent(arr, i, ty);
+                array_free(arr, i, ty);
+            }
             return Err(e);
         }
     }
     Ok(arr)
+}
+
+/// Clears `PMIX_INFO_PERSISTENT` on every info in a C array (nested ones included), so that
+/// releasing the array releases their values too: for arrays this library built and still
+/// owns, whatever flags the data carries (an unpacked info keeps the flags its sender set).
+///
+/// # Safety
+/// `(p, n)` is a valid array of elements of type `ty`.
+pub(crate) unsafe fn clear_persistent(p: *mut c_void, n: usize, ty: pmix_data_type_t) {
+    let Ok(size) = elem_size(ty) else {
+        return;
+    };
+    if p.is_null() {
+        return;
+    }
+    for i in 0..n {
+        // SAFETY: element i lies within the array; each cast is the layout `ty` selects.
+        unsafe {
+            let e = p.cast::<u8>().add(i * size).cast::<c_void>();
+            match ty {
+                PMIX_INFO => {
+                    let info = &mut *e.cast::<pmix_info_t>();
+                    info.flags &= !PMIX_INFO_PERSISTENT;
+                    clear_persistent((&mut info.value as *mut pmix_value_t).cast(), 1, PMIX_VALUE);
+                }
+                PMIX_VALUE => {
+                    let v = &mut *e.cast::<pmix_value_t>();
+                    if v.r#type == PMIX_DATA_ARRAY && !v.data.darray.is_null() {
+                        clear_persistent(v.data.darray.cast(), 1, PMIX_DATA_ARRAY);
+                    }
+                }
+                PMIX_DATA_ARRAY => {
+                    let d = &mut *e.cast::<pmix_data_array_t>();
+                    clear_persistent(d.array, d.size, d.r#type);
+                }
+                PMIX_PDATA => {
+                    let d = &mut *e.cast::<pmix_pdata_t>();
+                    clear_persistent((&mut d.value as *mut pmix_value_t).cast(), 1, PMIX_VALUE);
+                }
+                PMIX_APP => {
+                    let a = &mut *e.cast::<pmix_app_t>();
+                    clear_persistent(a.info.cast(), a.ninfo, PMIX_INFO);
+                }
+                PMIX_QUERY => {
+                    let q = &mut *e.cast::<pmix_query_t>();
+                    clear_persistent(q.qualifiers.cast(), q.nqual, PMIX_INFO);
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Releases what one element of type `ty` at `p` owns (not the element's own storage).
