@@ -12,6 +12,7 @@ pub mod codec;
 pub mod error;
 pub mod print;
 pub mod regex;
+pub mod topology;
 pub mod values;
 
 pub use error::{Error, Result};

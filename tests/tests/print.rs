@@ -1639,7 +1639,6 @@ fn cpusets() {
 
 /// Topologies: the reference lists the hwloc objects (see docs/notes/print.md).
 #[test]
-#[ignore = "needs hwloc conversion"]
 fn topology() {
     let [r, o] = both().map(api);
     let mut topo: *mut c_void = std::ptr::null_mut();

@@ -19,8 +19,14 @@ use crate::entry;
 /// # Safety
 /// `proc_` is NULL or writable; `(info, ninfo)` a valid array.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Init(proc_: *mut pmix_proc_t, info: *mut pmix_info_t, ninfo: usize) -> pmix_status_t {
-    entry::status("PMIx_Init", || crate::lifecycle::client_init(proc_, info, ninfo))
+pub unsafe extern "C" fn PMIx_Init(
+    proc_: *mut pmix_proc_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
+    entry::status("PMIx_Init", || {
+        crate::lifecycle::client_init(proc_, info, ninfo)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Finalize`.
@@ -40,7 +46,9 @@ pub unsafe extern "C" fn PMIx_Finalize(info: *const pmix_info_t, ninfo: usize) -
 /// No pointer arguments.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Initialized() -> c_int {
-    entry::guard("PMIx_Initialized", 0, || c_int::from(crate::lifecycle::initialized()))
+    entry::guard("PMIx_Initialized", 0, || {
+        c_int::from(crate::lifecycle::initialized())
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Abort`.
@@ -51,7 +59,12 @@ pub unsafe extern "C" fn PMIx_Initialized() -> c_int {
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Abort(status: c_int, msg: *const c_char, procs: *mut pmix_proc_t, nprocs: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Abort(
+    status: c_int,
+    msg: *const c_char,
+    procs: *mut pmix_proc_t,
+    nprocs: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Abort", crate::lifecycle::require_init)
 }
 
@@ -63,7 +76,11 @@ pub unsafe extern "C" fn PMIx_Abort(status: c_int, msg: *const c_char, procs: *m
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Put(scope: pmix_scope_t, key: *const c_char, val: *mut pmix_value_t) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Put(
+    scope: pmix_scope_t,
+    key: *const c_char,
+    val: *mut pmix_value_t,
+) -> pmix_status_t {
     entry::status("PMIx_Put", crate::lifecycle::require_init)
 }
 
@@ -87,7 +104,12 @@ pub unsafe extern "C" fn PMIx_Commit() -> pmix_status_t {
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Fence(procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Fence(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Fence", crate::lifecycle::require_init)
 }
 
@@ -99,7 +121,14 @@ pub unsafe extern "C" fn PMIx_Fence(procs: *const pmix_proc_t, nprocs: usize, in
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Fence_nb(procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Fence_nb(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Fence_nb", crate::lifecycle::require_init)
 }
 
@@ -111,7 +140,13 @@ pub unsafe extern "C" fn PMIx_Fence_nb(procs: *const pmix_proc_t, nprocs: usize,
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Get(proc_: *const pmix_proc_t, key: *const c_char, info: *const pmix_info_t, ninfo: usize, val: *mut *mut pmix_value_t) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Get(
+    proc_: *const pmix_proc_t,
+    key: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    val: *mut *mut pmix_value_t,
+) -> pmix_status_t {
     entry::status("PMIx_Get", crate::lifecycle::require_init)
 }
 
@@ -123,7 +158,14 @@ pub unsafe extern "C" fn PMIx_Get(proc_: *const pmix_proc_t, key: *const c_char,
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Get_nb(proc_: *const pmix_proc_t, key: *const c_char, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_value_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Get_nb(
+    proc_: *const pmix_proc_t,
+    key: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_value_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Get_nb", crate::lifecycle::require_init)
 }
 
@@ -147,7 +189,12 @@ pub unsafe extern "C" fn PMIx_Publish(info: *const pmix_info_t, ninfo: usize) ->
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Publish_nb(info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Publish_nb(
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Publish_nb", crate::lifecycle::require_init)
 }
 
@@ -159,7 +206,12 @@ pub unsafe extern "C" fn PMIx_Publish_nb(info: *const pmix_info_t, ninfo: usize,
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Lookup(data: *mut pmix_pdata_t, ndata: usize, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Lookup(
+    data: *mut pmix_pdata_t,
+    ndata: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Lookup", crate::lifecycle::require_init)
 }
 
@@ -171,7 +223,13 @@ pub unsafe extern "C" fn PMIx_Lookup(data: *mut pmix_pdata_t, ndata: usize, info
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Lookup_nb(keys: *mut *mut c_char, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_lookup_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Lookup_nb(
+    keys: *mut *mut c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_lookup_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Lookup_nb", crate::lifecycle::require_init)
 }
 
@@ -183,7 +241,11 @@ pub unsafe extern "C" fn PMIx_Lookup_nb(keys: *mut *mut c_char, info: *const pmi
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Unpublish(keys: *mut *mut c_char, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Unpublish(
+    keys: *mut *mut c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Unpublish", crate::lifecycle::require_init)
 }
 
@@ -195,7 +257,13 @@ pub unsafe extern "C" fn PMIx_Unpublish(keys: *mut *mut c_char, info: *const pmi
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Unpublish_nb(keys: *mut *mut c_char, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Unpublish_nb(
+    keys: *mut *mut c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Unpublish_nb", crate::lifecycle::require_init)
 }
 
@@ -207,7 +275,13 @@ pub unsafe extern "C" fn PMIx_Unpublish_nb(keys: *mut *mut c_char, info: *const 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Spawn(job_info: *const pmix_info_t, ninfo: usize, apps: *const pmix_app_t, napps: usize, nspace: *mut c_char) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Spawn(
+    job_info: *const pmix_info_t,
+    ninfo: usize,
+    apps: *const pmix_app_t,
+    napps: usize,
+    nspace: *mut c_char,
+) -> pmix_status_t {
     entry::status("PMIx_Spawn", crate::lifecycle::require_init)
 }
 
@@ -219,7 +293,14 @@ pub unsafe extern "C" fn PMIx_Spawn(job_info: *const pmix_info_t, ninfo: usize, 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Spawn_nb(job_info: *const pmix_info_t, ninfo: usize, apps: *const pmix_app_t, napps: usize, cbfunc: pmix_spawn_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Spawn_nb(
+    job_info: *const pmix_info_t,
+    ninfo: usize,
+    apps: *const pmix_app_t,
+    napps: usize,
+    cbfunc: pmix_spawn_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Spawn_nb", crate::lifecycle::require_init)
 }
 
@@ -231,7 +312,12 @@ pub unsafe extern "C" fn PMIx_Spawn_nb(job_info: *const pmix_info_t, ninfo: usiz
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Connect(procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Connect(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Connect", crate::lifecycle::require_init)
 }
 
@@ -243,7 +329,14 @@ pub unsafe extern "C" fn PMIx_Connect(procs: *const pmix_proc_t, nprocs: usize, 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Connect_nb(procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Connect_nb(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Connect_nb", crate::lifecycle::require_init)
 }
 
@@ -255,7 +348,12 @@ pub unsafe extern "C" fn PMIx_Connect_nb(procs: *const pmix_proc_t, nprocs: usiz
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Disconnect(procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Disconnect(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Disconnect", crate::lifecycle::require_init)
 }
 
@@ -267,7 +365,14 @@ pub unsafe extern "C" fn PMIx_Disconnect(procs: *const pmix_proc_t, nprocs: usiz
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Disconnect_nb(ranges: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Disconnect_nb(
+    ranges: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Disconnect_nb", crate::lifecycle::require_init)
 }
 
@@ -279,7 +384,12 @@ pub unsafe extern "C" fn PMIx_Disconnect_nb(ranges: *const pmix_proc_t, nprocs: 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Resolve_peers(nodename: *const c_char, nspace: *const c_char, procs: *mut *mut pmix_proc_t, nprocs: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Resolve_peers(
+    nodename: *const c_char,
+    nspace: *const c_char,
+    procs: *mut *mut pmix_proc_t,
+    nprocs: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Resolve_peers", crate::lifecycle::require_init)
 }
 
@@ -291,7 +401,10 @@ pub unsafe extern "C" fn PMIx_Resolve_peers(nodename: *const c_char, nspace: *co
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Resolve_nodes(nspace: *const c_char, nodelist: *mut *mut c_char) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Resolve_nodes(
+    nspace: *const c_char,
+    nodelist: *mut *mut c_char,
+) -> pmix_status_t {
     entry::status("PMIx_Resolve_nodes", crate::lifecycle::require_init)
 }
 
@@ -303,7 +416,12 @@ pub unsafe extern "C" fn PMIx_Resolve_nodes(nspace: *const c_char, nodelist: *mu
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Log(data: *const pmix_info_t, ndata: usize, directives: *const pmix_info_t, ndirs: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Log(
+    data: *const pmix_info_t,
+    ndata: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Log", crate::lifecycle::require_init)
 }
 
@@ -315,7 +433,14 @@ pub unsafe extern "C" fn PMIx_Log(data: *const pmix_info_t, ndata: usize, direct
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Log_nb(data: *const pmix_info_t, ndata: usize, directives: *const pmix_info_t, ndirs: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Log_nb(
+    data: *const pmix_info_t,
+    ndata: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Log_nb", crate::lifecycle::require_init)
 }
 
@@ -327,7 +452,13 @@ pub unsafe extern "C" fn PMIx_Log_nb(data: *const pmix_info_t, ndata: usize, dir
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Allocation_request(directive: pmix_alloc_directive_t, info: *mut pmix_info_t, ninfo: usize, results: *mut *mut pmix_info_t, nresults: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Allocation_request(
+    directive: pmix_alloc_directive_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    results: *mut *mut pmix_info_t,
+    nresults: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Allocation_request", crate::lifecycle::require_init)
 }
 
@@ -339,7 +470,13 @@ pub unsafe extern "C" fn PMIx_Allocation_request(directive: pmix_alloc_directive
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Allocation_request_nb(directive: pmix_alloc_directive_t, info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Allocation_request_nb(
+    directive: pmix_alloc_directive_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Allocation_request_nb", crate::lifecycle::require_init)
 }
 
@@ -351,7 +488,14 @@ pub unsafe extern "C" fn PMIx_Allocation_request_nb(directive: pmix_alloc_direct
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Job_control(targets: *const pmix_proc_t, ntargets: usize, directives: *const pmix_info_t, ndirs: usize, results: *mut *mut pmix_info_t, nresults: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Job_control(
+    targets: *const pmix_proc_t,
+    ntargets: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    results: *mut *mut pmix_info_t,
+    nresults: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Job_control", crate::lifecycle::require_init)
 }
 
@@ -363,7 +507,14 @@ pub unsafe extern "C" fn PMIx_Job_control(targets: *const pmix_proc_t, ntargets:
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Job_control_nb(targets: *const pmix_proc_t, ntargets: usize, directives: *const pmix_info_t, ndirs: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Job_control_nb(
+    targets: *const pmix_proc_t,
+    ntargets: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Job_control_nb", crate::lifecycle::require_init)
 }
 
@@ -375,7 +526,14 @@ pub unsafe extern "C" fn PMIx_Job_control_nb(targets: *const pmix_proc_t, ntarge
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Process_monitor(monitor: *const pmix_info_t, error: pmix_status_t, directives: *const pmix_info_t, ndirs: usize, results: *mut *mut pmix_info_t, nresults: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Process_monitor(
+    monitor: *const pmix_info_t,
+    error: pmix_status_t,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    results: *mut *mut pmix_info_t,
+    nresults: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Process_monitor", crate::lifecycle::require_init)
 }
 
@@ -387,7 +545,14 @@ pub unsafe extern "C" fn PMIx_Process_monitor(monitor: *const pmix_info_t, error
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Process_monitor_nb(monitor: *const pmix_info_t, error: pmix_status_t, directives: *const pmix_info_t, ndirs: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Process_monitor_nb(
+    monitor: *const pmix_info_t,
+    error: pmix_status_t,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Process_monitor_nb", crate::lifecycle::require_init)
 }
 
@@ -399,7 +564,11 @@ pub unsafe extern "C" fn PMIx_Process_monitor_nb(monitor: *const pmix_info_t, er
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Get_credential(info: *const pmix_info_t, ninfo: usize, credential: *mut pmix_byte_object_t) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Get_credential(
+    info: *const pmix_info_t,
+    ninfo: usize,
+    credential: *mut pmix_byte_object_t,
+) -> pmix_status_t {
     entry::status("PMIx_Get_credential", crate::lifecycle::require_init)
 }
 
@@ -411,7 +580,12 @@ pub unsafe extern "C" fn PMIx_Get_credential(info: *const pmix_info_t, ninfo: us
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Get_credential_nb(info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_credential_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Get_credential_nb(
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_credential_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Get_credential_nb", crate::lifecycle::require_init)
 }
 
@@ -423,7 +597,13 @@ pub unsafe extern "C" fn PMIx_Get_credential_nb(info: *const pmix_info_t, ninfo:
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Validate_credential(cred: *const pmix_byte_object_t, info: *const pmix_info_t, ninfo: usize, results: *mut *mut pmix_info_t, nresults: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Validate_credential(
+    cred: *const pmix_byte_object_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    results: *mut *mut pmix_info_t,
+    nresults: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Validate_credential", crate::lifecycle::require_init)
 }
 
@@ -435,8 +615,17 @@ pub unsafe extern "C" fn PMIx_Validate_credential(cred: *const pmix_byte_object_
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Validate_credential_nb(cred: *const pmix_byte_object_t, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_validation_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_Validate_credential_nb", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_Validate_credential_nb(
+    cred: *const pmix_byte_object_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_validation_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_Validate_credential_nb",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_Group_construct`.
@@ -447,7 +636,15 @@ pub unsafe extern "C" fn PMIx_Validate_credential_nb(cred: *const pmix_byte_obje
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_construct(grp: *const c_char, procs: *const pmix_proc_t, nprocs: usize, directives: *const pmix_info_t, ndirs: usize, results: *mut *mut pmix_info_t, nresults: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_construct(
+    grp: *const c_char,
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    results: *mut *mut pmix_info_t,
+    nresults: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Group_construct", crate::lifecycle::require_init)
 }
 
@@ -459,7 +656,15 @@ pub unsafe extern "C" fn PMIx_Group_construct(grp: *const c_char, procs: *const 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_construct_nb(grp: *const c_char, procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_construct_nb(
+    grp: *const c_char,
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Group_construct_nb", crate::lifecycle::require_init)
 }
 
@@ -471,7 +676,15 @@ pub unsafe extern "C" fn PMIx_Group_construct_nb(grp: *const c_char, procs: *con
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_invite(grp: *const c_char, procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize, results: *mut *mut pmix_info_t, nresult: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_invite(
+    grp: *const c_char,
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    results: *mut *mut pmix_info_t,
+    nresult: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Group_invite", crate::lifecycle::require_init)
 }
 
@@ -483,7 +696,15 @@ pub unsafe extern "C" fn PMIx_Group_invite(grp: *const c_char, procs: *const pmi
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_invite_nb(grp: *const c_char, procs: *const pmix_proc_t, nprocs: usize, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_invite_nb(
+    grp: *const c_char,
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Group_invite_nb", crate::lifecycle::require_init)
 }
 
@@ -495,7 +716,15 @@ pub unsafe extern "C" fn PMIx_Group_invite_nb(grp: *const c_char, procs: *const 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_join(grp: *const c_char, leader: *const pmix_proc_t, opt: pmix_group_opt_t, info: *const pmix_info_t, ninfo: usize, results: *mut *mut pmix_info_t, nresult: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_join(
+    grp: *const c_char,
+    leader: *const pmix_proc_t,
+    opt: pmix_group_opt_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    results: *mut *mut pmix_info_t,
+    nresult: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Group_join", crate::lifecycle::require_init)
 }
 
@@ -507,7 +736,15 @@ pub unsafe extern "C" fn PMIx_Group_join(grp: *const c_char, leader: *const pmix
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_join_nb(grp: *const c_char, leader: *const pmix_proc_t, opt: pmix_group_opt_t, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_join_nb(
+    grp: *const c_char,
+    leader: *const pmix_proc_t,
+    opt: pmix_group_opt_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Group_join_nb", crate::lifecycle::require_init)
 }
 
@@ -519,7 +756,11 @@ pub unsafe extern "C" fn PMIx_Group_join_nb(grp: *const c_char, leader: *const p
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_leave(grp: *const c_char, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_leave(
+    grp: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Group_leave", crate::lifecycle::require_init)
 }
 
@@ -531,7 +772,13 @@ pub unsafe extern "C" fn PMIx_Group_leave(grp: *const c_char, info: *const pmix_
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_leave_nb(grp: *const c_char, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_leave_nb(
+    grp: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Group_leave_nb", crate::lifecycle::require_init)
 }
 
@@ -543,7 +790,11 @@ pub unsafe extern "C" fn PMIx_Group_leave_nb(grp: *const c_char, info: *const pm
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_destruct(grp: *const c_char, info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_destruct(
+    grp: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Group_destruct", crate::lifecycle::require_init)
 }
 
@@ -555,7 +806,13 @@ pub unsafe extern "C" fn PMIx_Group_destruct(grp: *const c_char, info: *const pm
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Group_destruct_nb(grp: *const c_char, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Group_destruct_nb(
+    grp: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Group_destruct_nb", crate::lifecycle::require_init)
 }
 
@@ -567,8 +824,19 @@ pub unsafe extern "C" fn PMIx_Group_destruct_nb(grp: *const c_char, info: *const
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Register_event_handler(codes: *mut pmix_status_t, ncodes: usize, info: *mut pmix_info_t, ninfo: usize, evhdlr: pmix_notification_fn_t, cbfunc: pmix_hdlr_reg_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_Register_event_handler", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_Register_event_handler(
+    codes: *mut pmix_status_t,
+    ncodes: usize,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    evhdlr: pmix_notification_fn_t,
+    cbfunc: pmix_hdlr_reg_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_Register_event_handler",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_Deregister_event_handler`.
@@ -579,8 +847,15 @@ pub unsafe extern "C" fn PMIx_Register_event_handler(codes: *mut pmix_status_t, 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Deregister_event_handler(evhdlr_ref: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_Deregister_event_handler", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_Deregister_event_handler(
+    evhdlr_ref: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_Deregister_event_handler",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_Notify_event`.
@@ -591,7 +866,15 @@ pub unsafe extern "C" fn PMIx_Deregister_event_handler(evhdlr_ref: usize, cbfunc
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Notify_event(status: pmix_status_t, source: *const pmix_proc_t, range: pmix_data_range_t, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Notify_event(
+    status: pmix_status_t,
+    source: *const pmix_proc_t,
+    range: pmix_data_range_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Notify_event", crate::lifecycle::require_init)
 }
 
@@ -603,7 +886,11 @@ pub unsafe extern "C" fn PMIx_Notify_event(status: pmix_status_t, source: *const
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Fabric_register(fabric: *mut pmix_fabric_t, directives: *const pmix_info_t, ndirs: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Fabric_register(
+    fabric: *mut pmix_fabric_t,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+) -> pmix_status_t {
     entry::status("PMIx_Fabric_register", crate::lifecycle::require_init)
 }
 
@@ -615,7 +902,13 @@ pub unsafe extern "C" fn PMIx_Fabric_register(fabric: *mut pmix_fabric_t, direct
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Fabric_register_nb(fabric: *mut pmix_fabric_t, directives: *const pmix_info_t, ndirs: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Fabric_register_nb(
+    fabric: *mut pmix_fabric_t,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Fabric_register_nb", crate::lifecycle::require_init)
 }
 
@@ -639,7 +932,11 @@ pub unsafe extern "C" fn PMIx_Fabric_update(fabric: *mut pmix_fabric_t) -> pmix_
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Fabric_update_nb(fabric: *mut pmix_fabric_t, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Fabric_update_nb(
+    fabric: *mut pmix_fabric_t,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Fabric_update_nb", crate::lifecycle::require_init)
 }
 
@@ -663,7 +960,11 @@ pub unsafe extern "C" fn PMIx_Fabric_deregister(fabric: *mut pmix_fabric_t) -> p
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Fabric_deregister_nb(fabric: *mut pmix_fabric_t, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Fabric_deregister_nb(
+    fabric: *mut pmix_fabric_t,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Fabric_deregister_nb", crate::lifecycle::require_init)
 }
 
@@ -675,7 +976,14 @@ pub unsafe extern "C" fn PMIx_Fabric_deregister_nb(fabric: *mut pmix_fabric_t, c
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Compute_distances(topo: *mut pmix_topology_t, cpuset: *mut pmix_cpuset_t, info: *mut pmix_info_t, ninfo: usize, distances: *mut *mut pmix_device_distance_t, ndist: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Compute_distances(
+    topo: *mut pmix_topology_t,
+    cpuset: *mut pmix_cpuset_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    distances: *mut *mut pmix_device_distance_t,
+    ndist: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_Compute_distances", crate::lifecycle::require_init)
 }
 
@@ -687,7 +995,14 @@ pub unsafe extern "C" fn PMIx_Compute_distances(topo: *mut pmix_topology_t, cpus
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Compute_distances_nb(topo: *mut pmix_topology_t, cpuset: *mut pmix_cpuset_t, info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_device_dist_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Compute_distances_nb(
+    topo: *mut pmix_topology_t,
+    cpuset: *mut pmix_cpuset_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_device_dist_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_Compute_distances_nb", crate::lifecycle::require_init)
 }
 
@@ -709,6 +1024,10 @@ pub unsafe extern "C" fn PMIx_Progress() {
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Store_internal(proc_: *const pmix_proc_t, key: *const c_char, val: *mut pmix_value_t) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_Store_internal(
+    proc_: *const pmix_proc_t,
+    key: *const c_char,
+    val: *mut pmix_value_t,
+) -> pmix_status_t {
     entry::status("PMIx_Store_internal", crate::lifecycle::require_init)
 }

@@ -17,7 +17,11 @@ use crate::entry;
 /// # Safety
 /// `module` is NULL or a valid module; `(info, ninfo)` a valid array.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_init(module: *mut pmix_server_module_t, info: *mut pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_server_init(
+    module: *mut pmix_server_module_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_server_init", || Err(pmix_core::Error::NotSupported))
 }
 
@@ -41,8 +45,18 @@ pub unsafe extern "C" fn PMIx_server_finalize() -> pmix_status_t {
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_register_nspace(nspace: *const c_char, nlocalprocs: c_int, info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_register_nspace", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_register_nspace(
+    nspace: *const c_char,
+    nlocalprocs: c_int,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_register_nspace",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_deregister_nspace`.
@@ -53,8 +67,17 @@ pub unsafe extern "C" fn PMIx_server_register_nspace(nspace: *const c_char, nloc
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_deregister_nspace(nspace: *const c_char, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) {
-    crate::lifecycle::op_callback("PMIx_server_deregister_nspace", cbfunc, cbdata, PMIX_ERR_INIT)
+pub unsafe extern "C" fn PMIx_server_deregister_nspace(
+    nspace: *const c_char,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) {
+    crate::lifecycle::op_callback(
+        "PMIx_server_deregister_nspace",
+        cbfunc,
+        cbdata,
+        PMIX_ERR_INIT,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_register_client`.
@@ -65,8 +88,18 @@ pub unsafe extern "C" fn PMIx_server_deregister_nspace(nspace: *const c_char, cb
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_register_client(proc_: *const pmix_proc_t, uid: libc::uid_t, gid: libc::gid_t, server_object: *mut c_void, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_register_client", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_register_client(
+    proc_: *const pmix_proc_t,
+    uid: libc::uid_t,
+    gid: libc::gid_t,
+    server_object: *mut c_void,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_register_client",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_deregister_client`.
@@ -77,8 +110,17 @@ pub unsafe extern "C" fn PMIx_server_register_client(proc_: *const pmix_proc_t, 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_deregister_client(proc_: *const pmix_proc_t, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) {
-    crate::lifecycle::op_callback("PMIx_server_deregister_client", cbfunc, cbdata, PMIX_ERR_INIT)
+pub unsafe extern "C" fn PMIx_server_deregister_client(
+    proc_: *const pmix_proc_t,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) {
+    crate::lifecycle::op_callback(
+        "PMIx_server_deregister_client",
+        cbfunc,
+        cbdata,
+        PMIX_ERR_INIT,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_setup_fork`.
@@ -89,7 +131,10 @@ pub unsafe extern "C" fn PMIx_server_deregister_client(proc_: *const pmix_proc_t
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_setup_fork(proc_: *const pmix_proc_t, env: *mut *mut *mut c_char) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_server_setup_fork(
+    proc_: *const pmix_proc_t,
+    env: *mut *mut *mut c_char,
+) -> pmix_status_t {
     entry::status("PMIx_server_setup_fork", crate::lifecycle::require_init)
 }
 
@@ -101,7 +146,11 @@ pub unsafe extern "C" fn PMIx_server_setup_fork(proc_: *const pmix_proc_t, env: 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_dmodex_request(proc_: *const pmix_proc_t, cbfunc: pmix_dmodex_response_fn_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_server_dmodex_request(
+    proc_: *const pmix_proc_t,
+    cbfunc: pmix_dmodex_response_fn_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_server_dmodex_request", crate::lifecycle::require_init)
 }
 
@@ -113,8 +162,17 @@ pub unsafe extern "C" fn PMIx_server_dmodex_request(proc_: *const pmix_proc_t, c
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_setup_application(nspace: *const c_char, info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_setup_application_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_setup_application", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_setup_application(
+    nspace: *const c_char,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_setup_application_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_setup_application",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_setup_local_support`.
@@ -125,8 +183,17 @@ pub unsafe extern "C" fn PMIx_server_setup_application(nspace: *const c_char, in
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_setup_local_support(nspace: *const c_char, info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_setup_local_support", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_setup_local_support(
+    nspace: *const c_char,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_setup_local_support",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_IOF_deliver`.
@@ -137,7 +204,15 @@ pub unsafe extern "C" fn PMIx_server_setup_local_support(nspace: *const c_char, 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_IOF_deliver(source: *const pmix_proc_t, channel: pmix_iof_channel_t, bo: *const pmix_byte_object_t, info: *const pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_server_IOF_deliver(
+    source: *const pmix_proc_t,
+    channel: pmix_iof_channel_t,
+    bo: *const pmix_byte_object_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_server_IOF_deliver", crate::lifecycle::require_init)
 }
 
@@ -149,8 +224,16 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(source: *const pmix_proc_t, cha
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_collect_inventory(directives: *mut pmix_info_t, ndirs: usize, cbfunc: pmix_info_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_collect_inventory", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_collect_inventory(
+    directives: *mut pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_collect_inventory",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_deliver_inventory`.
@@ -161,8 +244,18 @@ pub unsafe extern "C" fn PMIx_server_collect_inventory(directives: *mut pmix_inf
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_deliver_inventory(info: *mut pmix_info_t, ninfo: usize, directives: *mut pmix_info_t, ndirs: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_deliver_inventory", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_deliver_inventory(
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    directives: *mut pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_deliver_inventory",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_define_process_set`.
@@ -173,8 +266,15 @@ pub unsafe extern "C" fn PMIx_server_deliver_inventory(info: *mut pmix_info_t, n
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_define_process_set(members: *const pmix_proc_t, nmembers: usize, pset_name: *const c_char) -> pmix_status_t {
-    entry::status("PMIx_server_define_process_set", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_define_process_set(
+    members: *const pmix_proc_t,
+    nmembers: usize,
+    pset_name: *const c_char,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_define_process_set",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_delete_process_set`.
@@ -186,7 +286,10 @@ pub unsafe extern "C" fn PMIx_server_define_process_set(members: *const pmix_pro
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_delete_process_set(pset_name: *mut c_char) -> pmix_status_t {
-    entry::status("PMIx_server_delete_process_set", crate::lifecycle::require_init)
+    entry::status(
+        "PMIx_server_delete_process_set",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_register_resources`.
@@ -197,8 +300,16 @@ pub unsafe extern "C" fn PMIx_server_delete_process_set(pset_name: *mut c_char) 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_register_resources(info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_register_resources", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_register_resources(
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_register_resources",
+        crate::lifecycle::require_init,
+    )
 }
 
 /// See PMIx Standard v5, `PMIx_server_deregister_resources`.
@@ -209,6 +320,14 @@ pub unsafe extern "C" fn PMIx_server_register_resources(info: *mut pmix_info_t, 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_server_deregister_resources(info: *mut pmix_info_t, ninfo: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
-    entry::status("PMIx_server_deregister_resources", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_server_deregister_resources(
+    info: *mut pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_server_deregister_resources",
+        crate::lifecycle::require_init,
+    )
 }

@@ -17,7 +17,11 @@ use crate::entry;
 /// # Safety
 /// `proc_` is NULL or writable; `(info, ninfo)` a valid array.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_tool_init(proc_: *mut pmix_proc_t, info: *mut pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_tool_init(
+    proc_: *mut pmix_proc_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_tool_init", || {
         if proc_.is_null() {
             return Err(pmix_core::Error::BadParam);
@@ -44,7 +48,12 @@ pub unsafe extern "C" fn PMIx_tool_finalize() -> pmix_status_t {
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_tool_attach_to_server(myproc: *mut pmix_proc_t, server: *mut pmix_proc_t, info: *mut pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_tool_attach_to_server(
+    myproc: *mut pmix_proc_t,
+    server: *mut pmix_proc_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_tool_attach_to_server", crate::lifecycle::require_init)
 }
 
@@ -68,7 +77,10 @@ pub unsafe extern "C" fn PMIx_tool_disconnect(server: *const pmix_proc_t) -> pmi
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_tool_get_servers(servers: *mut *mut pmix_proc_t, nservers: *mut usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_tool_get_servers(
+    servers: *mut *mut pmix_proc_t,
+    nservers: *mut usize,
+) -> pmix_status_t {
     entry::status("PMIx_tool_get_servers", crate::lifecycle::require_init)
 }
 
@@ -80,7 +92,11 @@ pub unsafe extern "C" fn PMIx_tool_get_servers(servers: *mut *mut pmix_proc_t, n
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_tool_set_server(server: *const pmix_proc_t, info: *mut pmix_info_t, ninfo: usize) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_tool_set_server(
+    server: *const pmix_proc_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
     entry::status("PMIx_tool_set_server", crate::lifecycle::require_init)
 }
 
@@ -92,7 +108,16 @@ pub unsafe extern "C" fn PMIx_tool_set_server(server: *const pmix_proc_t, info: 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_IOF_pull(procs: *const pmix_proc_t, nprocs: usize, directives: *const pmix_info_t, ndirs: usize, channel: pmix_iof_channel_t, cbfunc: pmix_iof_cbfunc_t, regcbfunc: pmix_hdlr_reg_cbfunc_t, regcbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_IOF_pull(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    channel: pmix_iof_channel_t,
+    cbfunc: pmix_iof_cbfunc_t,
+    regcbfunc: pmix_hdlr_reg_cbfunc_t,
+    regcbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_IOF_pull", crate::lifecycle::require_init)
 }
 
@@ -104,7 +129,13 @@ pub unsafe extern "C" fn PMIx_IOF_pull(procs: *const pmix_proc_t, nprocs: usize,
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_IOF_deregister(iofhdlr: usize, directives: *const pmix_info_t, ndirs: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_IOF_deregister(
+    iofhdlr: usize,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_IOF_deregister", crate::lifecycle::require_init)
 }
 
@@ -116,7 +147,15 @@ pub unsafe extern "C" fn PMIx_IOF_deregister(iofhdlr: usize, directives: *const 
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_IOF_push(targets: *const pmix_proc_t, ntargets: usize, bo: *mut pmix_byte_object_t, directives: *const pmix_info_t, ndirs: usize, cbfunc: pmix_op_cbfunc_t, cbdata: *mut c_void) -> pmix_status_t {
+pub unsafe extern "C" fn PMIx_IOF_push(
+    targets: *const pmix_proc_t,
+    ntargets: usize,
+    bo: *mut pmix_byte_object_t,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
     entry::status("PMIx_IOF_push", crate::lifecycle::require_init)
 }
 
@@ -128,6 +167,13 @@ pub unsafe extern "C" fn PMIx_IOF_push(targets: *const pmix_proc_t, ntargets: us
 /// # Safety
 /// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_tool_connect_to_server(proc_: *mut pmix_proc_t, info: *mut pmix_info_t, ninfo: usize) -> pmix_status_t {
-    entry::status("PMIx_tool_connect_to_server", crate::lifecycle::require_init)
+pub unsafe extern "C" fn PMIx_tool_connect_to_server(
+    proc_: *mut pmix_proc_t,
+    info: *mut pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
+    entry::status(
+        "PMIx_tool_connect_to_server",
+        crate::lifecycle::require_init,
+    )
 }
