@@ -922,12 +922,31 @@ pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,
                                   pmix_value_t *val);
 
 /*
+ Packs `num_vals` values of type `type_` from `src` into `buffer`, appending one top-level
+ pack in the v41 format the reference uses.
+
+ `src` is an array of `num_vals` elements laid out as C holds that type: `char *` for
+ `PMIX_STRING` and `PMIX_REGEX`, `pmix_nspace_t` for `PMIX_PROC_NSPACE`, `pmix_value_t`
+ for `PMIX_VALUE`, the structure itself for structured types.
+
  See PMIx Standard v5, `PMIx_Data_pack`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL or inconsistent `buffer`, a negative
+ count, a NULL `src` with values to pack, or data the format cannot carry;
+ `PMIX_ERR_NOT_FOUND` when `target` names a process (this library has no peers);
+ `PMIX_ERR_UNKNOWN_DATA_TYPE` for types the format does not have (`PMIX_UNDEF`,
+ `PMIX_BUFFER`, retired and unassigned numbers); `PMIX_ERR_NOT_SUPPORTED` for
+ `PMIX_KVAL` (an internal structure) and cpusets or topologies not made by hwloc;
+ `PMIX_ERR_NOMEM`. On error the buffer is unchanged.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `target` is NULL or a valid proc; `buffer` is NULL or a valid buffer whose storage is NULL
+ or malloc'd; `(src, num_vals)` is a valid array of the type's C elements.
+
+ Ownership: the buffer's storage stays the caller's (it may move: `base_ptr` is updated).
+
+ Threading: runs on the calling thread; the buffer must not be used concurrently.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Data_pack(const pmix_proc_t *target,
@@ -937,12 +956,32 @@ pmix_status_t PMIx_Data_pack(const pmix_proc_t *target,
                              pmix_data_type_t type);
 
 /*
+ Unpacks the next top-level pack of `buffer`, which must hold values of type `type_`, into
+ `dest`, at most `*max_num_values` of them.
+
  See PMIx Standard v5, `PMIx_Data_unpack`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS` with `*max_num_values` set to the number unpacked;
+ `PMIX_ERR_UNPACK_INADEQUATE_SPACE` when `*max_num_values` is not positive (nothing is
+ read), or when the pack holds more values than that (the first `*max_num_values` are
+ unpacked, the rest stay unread, as in the reference);
+ `PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER` when the buffer is exhausted or ends inside the
+ pack; `PMIX_ERR_PACK_MISMATCH` when a fully described buffer holds another type;
+ `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_UNPACK_FAILURE` for damaged data;
+ `PMIX_ERR_BAD_PARAM` for NULL arguments or an inconsistent buffer; `PMIX_ERR_NOT_FOUND`
+ when `source` names a process; `PMIX_ERR_NOT_SUPPORTED` for `PMIX_KVAL`. On these errors
+ nothing is written to `dest`, the buffer's unpack position is unchanged, and
+ `*max_num_values` is set to 0 once the arguments were accepted.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `source` is NULL or a valid proc; `buffer` is NULL or a valid buffer; `dest` is NULL or
+ has room for `*max_num_values` C elements of the type; `max_num_values` is NULL or valid.
+
+ Ownership: what is written to `dest` is libc-allocated; release each element with its
+ `_DESTRUCT` macro (strings with `free()`).
+
+ Threading: runs on the calling thread; the buffer must not be used concurrently.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source,
@@ -952,64 +991,128 @@ pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source,
                                pmix_data_type_t type);
 
 /*
+ Makes a deep copy of one datum of type `type_` at `src` in new malloc'd storage, and
+ stores its address in `*dest`.
+
+ `src` points to the datum, except for `PMIX_STRING`, `PMIX_REGEX` and `PMIX_PROC_NSPACE`,
+ where it is the string itself (the copy is then the string, for a namespace in a
+ `pmix_nspace_t`-sized allocation).
+
  See PMIx Standard v5, `PMIx_Data_copy`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments or a datum with a counted NULL
+ array; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF`, `PMIX_BUFFER` and unknown types;
+ `PMIX_ERR_NOT_SUPPORTED` for `PMIX_KVAL` and for cpusets and topologies that cannot be
+ copied; `PMIX_ERR_NOMEM`. On error `*dest` is untouched.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `dest` is NULL or writable; `src` is NULL or a valid datum of the type as described.
+
+ Ownership: `*dest` is libc-allocated; destruct structures with their `_DESTRUCT` macro,
+ then `free()` it.
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT pmix_status_t PMIx_Data_copy(void **dest, void *src, pmix_data_type_t type);
 
 /*
+ Appends the unread bytes of `src` to `dest`; `src` is not changed.
+
  See PMIx Standard v5, `PMIx_Data_copy_payload`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS` (also when `src` has nothing unread); `PMIX_ERR_BAD_PARAM` for NULL or
+ inconsistent buffers (the reference crashes on NULL); `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `dest` and `src` are NULL or valid buffers (they may be the same buffer).
+
+ Ownership: unchanged; `dest`'s storage may move.
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT pmix_status_t PMIx_Data_copy_payload(pmix_data_buffer_t *dest, pmix_data_buffer_t *src);
 
 /*
+ Moves the unread bytes of `buffer` into `payload` and leaves the buffer empty.
+
  See PMIx Standard v5, `PMIx_Data_unload`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS` (`payload` is `{NULL, 0}` when nothing was unread);
+ `PMIX_ERR_BAD_PARAM` for NULL arguments or an inconsistent buffer; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `buffer` is NULL or a valid buffer with malloc'd storage; `payload` is NULL or writable
+ (its previous contents are overwritten, not freed).
+
+ Ownership: `payload->bytes` is malloc'd and belongs to the caller (`PMIX_BYTE_OBJECT_DESTRUCT`).
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT pmix_status_t PMIx_Data_unload(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload);
 
 /*
+ Replaces the contents of `buffer` with `payload`, taking over its bytes: afterwards the
+ buffer holds them, ready to unpack, and `payload` is `{NULL, 0}`.
+
  See PMIx Standard v5, `PMIx_Data_load`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS` (a NULL or empty payload leaves the buffer empty); `PMIX_ERR_BAD_PARAM`
+ for a NULL buffer or a payload with a size but no bytes.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `buffer` is NULL or a valid buffer whose storage is NULL or malloc'd; `payload` is NULL or
+ a valid byte object whose bytes are NULL or malloc'd.
+
+ Ownership: the payload's bytes pass to the buffer (released with the buffer).
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT pmix_status_t PMIx_Data_load(pmix_data_buffer_t *buffer, pmix_byte_object_t *payload);
 
 /*
+ Replaces the contents of `buffer` with a copy of `payload`, which is left unchanged.
+
  See PMIx Standard v5, `PMIx_Data_embed`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS` (a NULL or empty payload leaves the buffer empty); `PMIX_ERR_BAD_PARAM`
+ for a NULL buffer or a payload with a size but no bytes; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `buffer` is NULL or a valid buffer whose storage is NULL or malloc'd; `payload` is NULL or
+ a valid byte object.
+
+ Ownership: the buffer's new storage is malloc'd; the payload stays the caller's.
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Data_embed(pmix_data_buffer_t *buffer,
                               const pmix_byte_object_t *payload);
 
 /*
+ Compresses `size` bytes at `inbytes` with zlib into a new block: the input length as a
+ 4-byte host-order integer, then the zlib stream (level 9). The reference's
+ `PMIx_Data_decompress` reads these blocks.
+
  See PMIx Standard v5, `PMIx_Data_compress`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `true` with `*outbytes`/`*nbytes` set; `false` with `*outbytes` NULL and `*nbytes` 0 when
+ the input is shorter than 4096 bytes, longer than 4 GiB, or does not shrink; `false`
+ with nothing written for NULL arguments (the reference returns `true` for a NULL
+ `inbytes` and leaves the outputs unset).
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `inbytes` is NULL or points to `size` bytes; `outbytes` and `nbytes` are NULL or writable.
+
+ Ownership: `*outbytes` is malloc'd; release with `free()`.
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT
 bool PMIx_Data_compress(const uint8_t *inbytes,
@@ -1018,12 +1121,22 @@ bool PMIx_Data_compress(const uint8_t *inbytes,
                         size_t *nbytes);
 
 /*
+ Decompresses a block made by `PMIx_Data_compress` (ours or the reference's) into new
+ storage; the result is followed by one zero byte not counted in `*nbytes`.
+
  See PMIx Standard v5, `PMIx_Data_decompress`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `true` with `*outbytes`/`*nbytes` set; `false` with `*outbytes` NULL and `*nbytes` 0 for
+ a damaged block, one whose stream does not produce exactly the length its header
+ announces, or an input under 4 bytes; `false` with nothing written for NULL arguments.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `inbytes` is NULL or points to `size` bytes; `outbytes` and `nbytes` are NULL or writable.
+
+ Ownership: `*outbytes` is malloc'd; release with `free()`.
+
+ Threading: runs on the calling thread.
  */
 PMIX_EXPORT
 bool PMIx_Data_decompress(const uint8_t *inbytes,
@@ -1074,172 +1187,276 @@ pmix_status_t PMIx_Query_info_nb(pmix_query_t *queries,
                                  void *cbdata);
 
 /*
+ The name of a status code ("ERROR STRING NOT FOUND" for codes without one).
+
  See PMIx Standard v5, `PMIx_Error_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Error_string(pmix_status_t status);
 
 /*
+ The name of a process state ("UNKNOWN STATE" for undefined values).
+
  See PMIx Standard v5, `PMIx_Proc_state_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Proc_state_string(pmix_proc_state_t state);
 
 /*
+ The name of a scope ("UNKNOWN SCOPE" for undefined values).
+
  See PMIx Standard v5, `PMIx_Scope_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Scope_string(pmix_scope_t scope);
 
 /*
+ The name of a persistence ("UNKNOWN PERSISTENCE" for undefined values).
+
  See PMIx Standard v5, `PMIx_Persistence_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Persistence_string(pmix_persistence_t persist);
 
 /*
+ The name of a data range ("UNKNOWN" for undefined values).
+
  See PMIx Standard v5, `PMIx_Data_range_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Data_range_string(pmix_data_range_t range);
 
 /*
+ The macro name of a data type ("UNKNOWN" for undefined ids).
+
  See PMIx Standard v5, `PMIx_Data_type_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Data_type_string(pmix_data_type_t type);
 
 /*
+ The name of an allocation directive ("UNSPECIFIED" for undefined values).
+
  See PMIx Standard v5, `PMIx_Alloc_directive_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Alloc_directive_string(pmix_alloc_directive_t directive);
 
 /*
+ The channels of an I/O forwarding mask, each followed by a space ("NONE" for none).
+
  See PMIx Standard v5, `PMIx_IOF_channel_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_IOF_channel_string(pmix_iof_channel_t channel);
 
 /*
+ The name of a job state ("UNKNOWN" for undefined values).
+
  See PMIx Standard v5, `PMIx_Job_state_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Job_state_string(pmix_job_state_t state);
 
 /*
+ The name of a link state ("UNKNOWN" for undefined values).
+
  See PMIx Standard v5, `PMIx_Link_state_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Link_state_string(pmix_link_state_t state);
 
 /*
+ The name of a device type ("UNKNOWN" for combinations and undefined values).
+
  See PMIx Standard v5, `PMIx_Device_type_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Device_type_string(pmix_device_type_t type);
 
 /*
+ The name of a value comparison result ("UNKNOWN VALUE" for undefined values).
+
  See PMIx Standard v5, `PMIx_Value_comparison_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string for every input (out-of-range values have a name too); never NULL.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the string is static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Value_comparison_string(pmix_value_cmp_t cmp);
 
 /*
+ A description of an info: its key (the attribute name when the key is a known
+ attribute), its directives and its value, on three lines.
+
  See PMIx Standard v5, `PMIx_Info_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A malloc'd string; NULL for a NULL `info`, a key without terminator, or when memory runs
+ out. A value that cannot be printed shows as "(null)", as in the reference.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `info` is either NULL or a valid `pmix_info_t`.
+
+ Ownership: the caller frees the string with `free()`. Threading: any thread.
  */
 PMIX_EXPORT char *PMIx_Info_string(const pmix_info_t *info);
 
 /*
+ A description of a value: " PMIX_VALUE: " and its type and datum.
+
  See PMIx Standard v5, `PMIx_Value_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A malloc'd string; NULL for a NULL `value`, a value that cannot be printed (an array
+ without elements, as in the reference; a NULL pointer where a structure is required,
+ where the reference crashes), or when memory runs out.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `value` is either NULL or a valid `pmix_value_t`.
+
+ Ownership: the caller frees the string with `free()`. Threading: any thread.
  */
 PMIX_EXPORT char *PMIx_Value_string(const pmix_value_t *value);
 
 /*
+ The directives of an info as text ("REQUIRED:PROCESSED", "QUALIFIER", ...).
+
  See PMIx Standard v5, `PMIx_Info_directives_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A malloc'd string; NULL only when memory runs out.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None: the argument is a plain integer.
+
+ Ownership: the caller frees the string with `free()`. Threading: any thread.
  */
 PMIX_EXPORT char *PMIx_Info_directives_string(pmix_info_directives_t directives);
 
 /*
+ This library's version: "pmix-rs <version> (PMIx Standard: 4.2, Stable ABI: 0.0,
+ Provisional ABI: 0.0)", where <version> is the OpenPMIx release whose ABI it provides.
+
  See PMIx Standard v5, `PMIx_Get_version`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ A static string; never NULL. Its first word names this library and its second is
+ "major.minor.release", as OpenPMIx's ("OpenPMIx 4.2.2rc2 (...)") is: PRRTE reads it with
+ `sscanf("%s %u.%u.%u")`, Open MPI 4.1 refuses a first character below '3'.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ None.
+
+ Ownership: static; do not free it. Threading: any thread.
  */
 PMIX_EXPORT const char *PMIx_Get_version(void);
 
 /*
+ Renders the datum `src` of type `type_` into a malloc'd string, each line starting with
+ `prefix` (a single space when `prefix` is NULL).
+
  See PMIx Standard v5, `PMIx_Data_print`.
 
- NOT IMPLEMENTED YET.
+ `src` points to the datum, except for `PMIX_STRING`, `PMIX_REGEX` and `PMIX_PROC_NSPACE`,
+ where it is the string itself (as in the reference, unlike `PMIx_Data_pack`).
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `output` or `src`, for data that cannot
+ be read, and for a data array without elements (whose rendering is still stored, as in
+ the reference); `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` and undefined types;
+ `PMIX_ERR_OUT_OF_RESOURCE` for a `PMIX_VALUE` whose datum cannot be printed;
+ `PMIX_ERR_NOT_SUPPORTED` for cpusets and topologies not from hwloc; the status of the
+ last element for arrays. For `PMIX_KVAL` and `PMIX_BUFFER` (internal structures) the
+ reference succeeds without output, and so do we.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `output` is either NULL or writable; `prefix` is a C string; `src` is either NULL or
+ points to a valid datum of type `type_` as described.
+
+ Ownership: `*output` is set only when there is text; the caller frees it with `free()`.
+ Threading: any thread; no initialization needed.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Data_print(char **output,
@@ -1248,64 +1465,143 @@ pmix_status_t PMIx_Data_print(char **output,
                               pmix_data_type_t type);
 
 /*
+ Loads the local hardware topology and returns the process's shared `hwloc_topology_t`.
+
  See PMIx Standard v5, `PMIx_Load_topology`.
 
- NOT IMPLEMENTED YET.
+ The topology is discovered once (keeping important I/O objects), or read from the hwloc
+ XML file named by the environment variable `PMIX_MCA_pmix_hwloc_topo_file`. Every call
+ returns the same topology, which the library keeps for the life of the process: use it
+ read-only and do not destroy it (`PMIx_Topology_destruct` leaves it alone).
+
+ * `topo->source` NULL: sets `topo->topology`, and `topo->source` to a malloc'd copy of the
+   topology's source, "hwloc:<hwloc version>" (or "hwloc" for a file).
+ * `topo->source` set: it must name hwloc and be a case-insensitive prefix of that source
+   ("hwloc", "HWLOC:2.9"); then only `topo->topology` is set.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `topo`; -1366 (the reference's internal
+ `PMIX_ERR_TAKE_NEXT_OPTION`) for a source we do not match; `PMIX_ERR_NOT_SUPPORTED` when
+ hwloc cannot load a topology; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `topo` is NULL or a valid, writable `pmix_topology_t` whose `source` is NULL or a C string.
+
+ Ownership: `topo->topology` belongs to the library. A `topo->source` set by this call is
+ malloc'd: release it with `free()` or `PMIx_Topology_destruct`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT pmix_status_t PMIx_Load_topology(pmix_topology_t *topo);
 
 /*
+ Releases what a topology structure owns and zeroes it.
+
  See PMIx Standard v5, `PMIx_Topology_destruct`.
 
- NOT IMPLEMENTED YET.
+ For a structure whose source names hwloc: destroys the hwloc topology
+ (`hwloc_topology_destroy`) unless it is the shared one from `PMIx_Load_topology`, and
+ frees the source. Other structures, and NULL, are left untouched.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `topo` is NULL or a valid `pmix_topology_t`; when its source names hwloc, the source is
+ malloc'd and the topology is NULL, the shared one, or owned by the structure.
+
+ Ownership: releases the contents, not the structure itself.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT void PMIx_Topology_destruct(pmix_topology_t *topo);
 
 /*
+ Parses a cpuset string ("hwloc:0-3,8") into a cpuset.
+
  See PMIx Standard v5, `PMIx_Parse_cpuset_string`.
 
- NOT IMPLEMENTED YET.
+ The part before the first ':' must start with "hwloc" (any case); the rest is read as
+ `hwloc_bitmap_list_sscanf` reads a list, an unreadable list giving the empty set. On
+ success `cpuset` is overwritten with source "hwloc" and a new hwloc bitmap. The string is
+ never modified (the reference writes into it).
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for NULL arguments or a string without ':'; -1366
+ (`PMIX_ERR_TAKE_NEXT_OPTION`) for another source; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `cpuset_string` is NULL or a C string; `cpuset` is NULL or a writable `pmix_cpuset_t`.
+
+ Ownership: release the result with `PMIx_Cpuset_destruct`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Parse_cpuset_string(const char *cpuset_string,
                                        pmix_cpuset_t *cpuset);
 
 /*
+ Reports the CPUs the process, or the calling thread, is bound to.
+
  See PMIx Standard v5, `PMIx_Get_cpuset`.
 
- NOT IMPLEMENTED YET.
+ `PMIX_CPUBIND_PROCESS` gives the union of the bindings of the process's threads,
+ `PMIX_CPUBIND_THREAD` the calling thread's. Sets `cpuset->bitmap` to a new hwloc bitmap,
+ and `cpuset->source` to "hwloc" when it was NULL.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `cpuset` or another envelope; -1366
+ (`PMIX_ERR_TAKE_NEXT_OPTION`) when `cpuset->source` names another library;
+ `PMIX_ERR_NOT_FOUND` when the binding cannot be read; `PMIX_ERR_NOT_SUPPORTED` when no
+ topology can be loaded; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `cpuset` is NULL or a writable `pmix_cpuset_t` whose source is NULL or a C string.
+
+ Ownership: release the result with `PMIx_Cpuset_destruct`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t *cpuset, pmix_bind_envelope_t ref_);
 
 /*
+ Releases what a cpuset owns and zeroes it.
+
  See PMIx Standard v5, `PMIx_Cpuset_destruct`.
 
- NOT IMPLEMENTED YET.
+ For a cpuset whose source names hwloc, frees the bitmap (`hwloc_bitmap_free`) and the
+ source. Other cpusets, and NULL, are left untouched, as the reference leaves them.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `cpuset` is NULL or a valid `pmix_cpuset_t`; when its source names hwloc, the source is
+ malloc'd and the bitmap is NULL or an hwloc bitmap owned by the cpuset.
+
+ Ownership: releases the contents, not the structure itself.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT void PMIx_Cpuset_destruct(pmix_cpuset_t *cpuset);
 
 /*
+ Computes the relative locality of two processes from their locality strings.
+
  See PMIx Standard v5, `PMIx_Get_relative_locality`.
 
- NOT IMPLEMENTED YET.
+ Accepts the strings `PMIx_server_generate_locality_string` makes (the values of
+ `PMIX_LOCALITY_STRING`), bare or prefixed with "hwloc:". The result is
+ `PMIX_LOCALITY_SHARE_NODE` plus the bit of every level (NUMA node, package, L3, L2, L1,
+ core, hardware thread) at which both strings name an overlapping object.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL argument; -1366
+ (`PMIX_ERR_TAKE_NEXT_OPTION`) when a string is not a locality string; `PMIX_ERROR` when
+ overlapping tokens carry an unknown level code. (The reference, 4.2, accepts only
+ "hwloc:"-prefixed strings and returns -1366 even after computing the locality.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `locality1` and `locality2` are NULL or C strings; `locality` is NULL or writable.
+
+ Ownership: nothing is allocated.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Get_relative_locality(const char *locality1,

@@ -274,22 +274,49 @@ typedef struct pmix_server_module_4_0_0_t {
 PMIX_EXPORT pmix_status_t PMIx_Register_attributes(char *function, char **attrs);
 
 /*
+ Generates the node map (`PMIX_NODE_MAP`) of a comma-separated list of host names.
+
  See PMIx Standard v5, `PMIx_generate_regex`.
 
- NOT IMPLEMENTED YET.
+ The result keeps the order of the list: `"node01,node02,login"` gives
+ `"pmix[node[2:1-2],login]"`; the empty list gives `"raw:"`.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL argument or an empty host name (other
+ than after one trailing comma); `PMIX_ERR_NOMEM`. (The reference crashes on NULL
+ arguments, accepts empty names and needs initialization.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `input` is NULL or a NUL-terminated string; `regex` is NULL or writable.
+
+ Ownership: `*regex` is a malloc'd C string; release it with `free()`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT pmix_status_t PMIx_generate_regex(const char *input, char **regex);
 
 /*
+ Generates the process map (`PMIX_PROC_MAP`) of a "ppn" description: one field per node
+ (in the order of the node list) separated by `;`, each a comma-separated list of ranks
+ and rank ranges.
+
  See PMIx Standard v5, `PMIx_generate_ppn`.
 
- NOT IMPLEMENTED YET.
+ `"0,1,2,3;4,5,6,7"` gives `"pmix[0-3;4-7]"`; an input shorter than its native form
+ and without ranges is returned as `"raw:"` + input, as the reference does.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL argument, an empty field (other than
+ one trailing `;`) or item, a rank that is not a decimal number up to 2147483647, or a
+ range whose end is below its start; `PMIX_ERR_NOMEM`. (The reference crashes on NULL
+ arguments and on some of those inputs, and needs initialization.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `input` is NULL or a NUL-terminated string; `ppn` is NULL or writable.
+
+ Ownership: `*ppn` is a malloc'd C string; release it with `free()`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT pmix_status_t PMIx_generate_ppn(const char *input, char **ppn);
 
@@ -542,24 +569,52 @@ pmix_status_t PMIx_server_deregister_resources(pmix_info_t *info,
                                                void *cbdata);
 
 /*
+ Generates the locality string of a cpuset (the value a host stores as
+ `PMIX_LOCALITY_STRING`).
+
  See PMIx Standard v5, `PMIx_server_generate_locality_string`.
 
- NOT IMPLEMENTED YET.
+ For each level of the process's topology that is a package, an L3, L2 or L1 data cache,
+ a core or a hardware thread, in topology order, then for the NUMA nodes: the level's code
+ (SK, L3, L2, L1, CR, HT, NM) followed by the logical indices of the objects the cpuset
+ overlaps, in hwloc list syntax, the levels separated by ':'. For example
+ "SK0:L30:L20-1:L10-1:CR0-1:HT0-1:NM0". Sets `*locality` to NULL for an unbound process
+ (no bitmap, or a full one) or a cpuset that overlaps no object.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL argument or a cpuset without source
+ (`*locality` set to NULL when writable; the reference crashes); -1366
+ (`PMIX_ERR_TAKE_NEXT_OPTION`) for another source; `PMIX_ERR_NOT_SUPPORTED` when no
+ topology can be loaded; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `cpuset` is NULL or a valid `pmix_cpuset_t`; `locality` is NULL or writable.
+
+ Ownership: `*locality` is a malloc'd C string (or NULL); release it with `free()`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t *cpuset,
                                                    char **locality);
 
 /*
+ Generates the cpuset string of a cpuset: "hwloc:" and the bitmap in hwloc list syntax
+ ("hwloc:0-3,8"), the form `PMIx_Parse_cpuset_string` reads.
+
  See PMIx Standard v5, `PMIx_server_generate_cpuset_string`.
 
- NOT IMPLEMENTED YET.
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL argument, or a cpuset without bitmap or
+ source (`*cpuset_string` set to NULL when writable; the reference crashes without source);
+ -1366 (`PMIX_ERR_TAKE_NEXT_OPTION`) for another source; `PMIX_ERR_NOMEM`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `cpuset` is NULL or a valid `pmix_cpuset_t`; `cpuset_string` is NULL or writable.
+
+ Ownership: `*cpuset_string` is a malloc'd C string; release it with `free()`.
+
+ Threading: any thread; no callbacks.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t *cpuset,
