@@ -15,7 +15,7 @@
 //! (`fully_described_mode`), with `PMIX_BFROP_BUFFER_TYPE=PMIX_BFROP_BUFFER_FULLY_DESC`.
 
 use std::ffi::{CString, c_char, c_void};
-use std::mem::{size_of, zeroed};
+use std::mem::zeroed;
 
 use pmix_abi_tests::describe;
 use pmix_abi_tests::{Pmix, both, ours, reference};
