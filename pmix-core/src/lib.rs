@@ -11,6 +11,7 @@ pub mod attrs;
 pub mod codec;
 pub mod error;
 pub mod print;
+pub mod progress;
 pub mod regex;
 pub mod topology;
 pub mod values;

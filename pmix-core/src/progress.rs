@@ -1,0 +1,597 @@
+//! The progress thread: one per process, owning every socket, timer and piece of protocol
+//! state.
+//!
+//! Why this shape: the reference runs a libevent loop and lets API threads "thread-shift"
+//! into it; we do the same with a mio [`Poll`], a crossbeam channel of tasks and a
+//! [`Waker`]. API threads never touch a socket. They post a [`Task`] (a closure that runs on
+//! the progress thread with `&mut Reactor`), and either return at once (`_nb` calls) or wait
+//! for a one-shot completion ([`Progress::call`]). A blocking call made on the progress thread
+//! itself (from inside a user callback) would wait for itself forever, so it is refused with
+//! [`Error::WouldBlock`] instead.
+//!
+//! Connections are byte streams framed by a [`Framing`] (the wire module's 16-byte header);
+//! each complete message goes to the connection's [`ConnHandler`]. Handlers run on the
+//! progress thread with no lock held, so they may call user code.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::io::{self, Read, Write};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use mio::net::{TcpListener, TcpStream};
+use mio::{Events, Interest, Poll, Token, Waker};
+
+use crate::{Error, Result};
+
+/// Work posted to the progress thread.
+pub type Task = Box<dyn FnOnce(&mut Reactor) + Send>;
+
+/// Identifies a connection owned by the reactor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnId(usize);
+
+/// Identifies a pending timer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TimerId(u64);
+
+/// Splits a byte stream into messages.
+pub trait Framing: Send {
+    /// If `buf` starts with a complete message, its length and the decoded message.
+    /// `Err` means the stream is corrupt (the connection is then closed).
+    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>>;
+}
+
+/// One framed message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// The tag of the header.
+    pub tag: u32,
+    /// The payload.
+    pub payload: Vec<u8>,
+}
+
+/// Receives what happens on one connection. Runs on the progress thread.
+pub trait ConnHandler: Send {
+    /// A complete message arrived.
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message);
+    /// The connection is gone (peer closed, I/O error, corrupt framing, or `Reactor::close`).
+    /// Called exactly once; the connection no longer exists when it runs.
+    fn on_closed(&mut self, r: &mut Reactor, id: ConnId, why: Error);
+}
+
+/// Receives connections accepted on a listener.
+pub type AcceptFn = Box<dyn FnMut(&mut Reactor, std::net::TcpStream) + Send>;
+
+struct Conn {
+    stream: TcpStream,
+    framing: Box<dyn Framing>,
+    handler: Option<Box<dyn ConnHandler>>,
+    inbuf: Vec<u8>,
+    out: VecDeque<Vec<u8>>,
+    out_pos: usize,
+    writable_registered: bool,
+    /// Close once the output queue has drained.
+    closing: bool,
+}
+
+struct Listener {
+    sock: TcpListener,
+    accept: Option<AcceptFn>,
+}
+
+enum Source {
+    Conn,
+    Listener,
+}
+
+type TimerFn = Box<dyn FnOnce(&mut Reactor) + Send>;
+
+/// The progress thread's state. Only reachable from the progress thread (tasks and
+/// handlers receive `&mut Reactor`).
+pub struct Reactor {
+    poll: Poll,
+    conns: HashMap<Token, Conn>,
+    listeners: HashMap<Token, Listener>,
+    next_token: usize,
+    timers: BTreeMap<(Instant, u64), TimerFn>,
+    timer_index: HashMap<u64, Instant>,
+    next_timer: u64,
+    stop: bool,
+    /// Closures run after the current event, outside any handler borrow.
+    deferred: Vec<Task>,
+}
+
+const WAKER: Token = Token(0);
+/// Largest read per readiness event; keeps one busy peer from starving the others.
+const READ_CHUNK: usize = 64 * 1024;
+
+thread_local! {
+    static ON_PROGRESS_THREAD: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the calling thread is a progress thread (inside a handler or user callback).
+pub fn on_progress_thread() -> bool {
+    ON_PROGRESS_THREAD.with(Cell::get)
+}
+
+impl Reactor {
+    fn new() -> io::Result<Reactor> {
+        Ok(Reactor {
+            poll: Poll::new()?,
+            conns: HashMap::new(),
+            listeners: HashMap::new(),
+            next_token: 1,
+            timers: BTreeMap::new(),
+            timer_index: HashMap::new(),
+            next_timer: 1,
+            stop: false,
+            deferred: Vec::new(),
+        })
+    }
+
+    fn token(&mut self) -> Token {
+        let t = Token(self.next_token);
+        self.next_token += 1;
+        t
+    }
+
+    /// Takes over a connected stream (made non-blocking here) and delivers its messages to
+    /// `handler`.
+    pub fn add_connection(
+        &mut self,
+        stream: std::net::TcpStream,
+        framing: Box<dyn Framing>,
+        handler: Box<dyn ConnHandler>,
+    ) -> Result<ConnId> {
+        stream.set_nonblocking(true).map_err(|_| Error::Unreach)?;
+        let _ = stream.set_nodelay(true);
+        let mut stream = TcpStream::from_std(stream);
+        let token = self.token();
+        self.poll
+            .registry()
+            .register(&mut stream, token, Interest::READABLE)
+            .map_err(|_| Error::Unreach)?;
+        self.conns.insert(
+            token,
+            Conn {
+                stream,
+                framing,
+                handler: Some(handler),
+                inbuf: Vec::new(),
+                out: VecDeque::new(),
+                out_pos: 0,
+                writable_registered: false,
+                closing: false,
+            },
+        );
+        Ok(ConnId(token.0))
+    }
+
+    /// Accepts connections on `listener` (made non-blocking here) and hands each one, as a
+    /// blocking std stream, to `accept`.
+    pub fn add_listener(
+        &mut self,
+        listener: std::net::TcpListener,
+        accept: AcceptFn,
+    ) -> Result<()> {
+        listener.set_nonblocking(true).map_err(|_| Error::Unreach)?;
+        let mut sock = TcpListener::from_std(listener);
+        let token = self.token();
+        self.poll
+            .registry()
+            .register(&mut sock, token, Interest::READABLE)
+            .map_err(|_| Error::Unreach)?;
+        self.listeners.insert(
+            token,
+            Listener {
+                sock,
+                accept: Some(accept),
+            },
+        );
+        Ok(())
+    }
+
+    /// Whether `id` is still open.
+    pub fn is_open(&self, id: ConnId) -> bool {
+        self.conns.get(&Token(id.0)).is_some_and(|c| !c.closing)
+    }
+
+    /// Queues `bytes` (a complete frame) for sending on `id`. Order is preserved.
+    pub fn send(&mut self, id: ConnId, bytes: Vec<u8>) -> Result<()> {
+        let token = Token(id.0);
+        let Some(c) = self.conns.get_mut(&token) else {
+            return Err(Error::Unreach);
+        };
+        if c.closing {
+            return Err(Error::Unreach);
+        }
+        c.out.push_back(bytes);
+        self.flush(token);
+        Ok(())
+    }
+
+    /// Closes `id` after its queued output has been written; the handler's `on_closed`
+    /// runs with `why`.
+    pub fn close(&mut self, id: ConnId, why: Error) {
+        let token = Token(id.0);
+        if let Some(c) = self.conns.get_mut(&token) {
+            c.closing = true;
+            if c.out.is_empty() {
+                self.drop_conn(token, why);
+            } else {
+                self.flush(token);
+                // If the flush could not finish, the rest goes when writable; a peer that
+                // never reads keeps it, which is bounded by what was queued.
+            }
+        }
+    }
+
+    /// Runs `f` after `delay` on the progress thread.
+    pub fn schedule(
+        &mut self,
+        delay: Duration,
+        f: impl FnOnce(&mut Reactor) + Send + 'static,
+    ) -> TimerId {
+        let id = self.next_timer;
+        self.next_timer += 1;
+        let at = Instant::now() + delay;
+        self.timers.insert((at, id), Box::new(f));
+        self.timer_index.insert(id, at);
+        TimerId(id)
+    }
+
+    /// Cancels a timer; true if it had not fired.
+    pub fn cancel(&mut self, t: TimerId) -> bool {
+        match self.timer_index.remove(&t.0) {
+            Some(at) => self.timers.remove(&(at, t.0)).is_some(),
+            None => false,
+        }
+    }
+
+    /// Runs `f` once the current handler has returned (on the progress thread).
+    pub fn defer(&mut self, f: impl FnOnce(&mut Reactor) + Send + 'static) {
+        self.deferred.push(Box::new(f));
+    }
+
+    /// Ends the loop after the current iteration; open connections are closed, their
+    /// handlers told.
+    pub fn stop(&mut self) {
+        self.stop = true;
+    }
+
+    fn flush(&mut self, token: Token) {
+        let mut failed = None;
+        if let Some(c) = self.conns.get_mut(&token) {
+            while let Some(front) = c.out.front() {
+                match c.stream.write(&front[c.out_pos..]) {
+                    Ok(0) => {
+                        failed = Some(Error::Unreach);
+                        break;
+                    }
+                    Ok(n) => {
+                        c.out_pos += n;
+                        if c.out_pos == front.len() {
+                            c.out.pop_front();
+                            c.out_pos = 0;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => {
+                        failed = Some(Error::Unreach);
+                        break;
+                    }
+                }
+            }
+            if failed.is_none() {
+                let want_write = !c.out.is_empty();
+                if want_write != c.writable_registered {
+                    let interest = if want_write {
+                        Interest::READABLE | Interest::WRITABLE
+                    } else {
+                        Interest::READABLE
+                    };
+                    if self
+                        .poll
+                        .registry()
+                        .reregister(&mut c.stream, token, interest)
+                        .is_err()
+                    {
+                        failed = Some(Error::Unreach);
+                    } else {
+                        c.writable_registered = want_write;
+                    }
+                }
+                if c.closing && c.out.is_empty() {
+                    failed = Some(Error::Unreach);
+                }
+            }
+        }
+        if let Some(why) = failed {
+            self.drop_conn(token, why);
+        }
+    }
+
+    fn drop_conn(&mut self, token: Token, why: Error) {
+        if let Some(mut c) = self.conns.remove(&token) {
+            let _ = self.poll.registry().deregister(&mut c.stream);
+            let _ = c.stream.shutdown(std::net::Shutdown::Both);
+            if let Some(mut h) = c.handler.take() {
+                h.on_closed(self, ConnId(token.0), why);
+            }
+        }
+    }
+
+    fn readable(&mut self, token: Token) {
+        let mut buf = vec![0u8; READ_CHUNK];
+        let mut closed = None;
+        loop {
+            let Some(c) = self.conns.get_mut(&token) else {
+                return;
+            };
+            match c.stream.read(&mut buf) {
+                Ok(0) => {
+                    closed = Some(Error::Unreach);
+                    break;
+                }
+                Ok(n) => {
+                    c.inbuf.extend_from_slice(&buf[..n]);
+                    if n < buf.len() {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => {
+                    closed = Some(Error::Unreach);
+                    break;
+                }
+            }
+        }
+        // Deliver every complete message, even when the peer has closed after sending them.
+        loop {
+            let Some(c) = self.conns.get_mut(&token) else {
+                return;
+            };
+            let split = c.framing.split(&c.inbuf);
+            match split {
+                Ok(Some((used, msg))) => {
+                    c.inbuf.drain(..used);
+                    let Some(mut h) = c.handler.take() else {
+                        return;
+                    };
+                    h.on_message(self, ConnId(token.0), msg);
+                    match self.conns.get_mut(&token) {
+                        Some(c) => c.handler = Some(h),
+                        // The handler closed its own connection: drop_conn found no
+                        // handler to tell (it was taken out), so tell it here.
+                        None => h.on_closed(self, ConnId(token.0), Error::Unreach),
+                    }
+                    self.run_deferred();
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    closed = Some(e);
+                    break;
+                }
+            }
+        }
+        if let Some(why) = closed {
+            self.drop_conn(token, why);
+        }
+    }
+
+    fn accept(&mut self, token: Token) {
+        loop {
+            let Some(l) = self.listeners.get_mut(&token) else {
+                return;
+            };
+            match l.sock.accept() {
+                Ok((s, _)) => {
+                    let Some(mut f) = l.accept.take() else {
+                        return;
+                    };
+                    // Back to a blocking std stream: the handshake is read with blocking
+                    // reads and a timeout, as the reference does.
+                    let std: std::net::TcpStream = match into_std(s) {
+                        Some(s) => s,
+                        None => {
+                            if let Some(l) = self.listeners.get_mut(&token) {
+                                l.accept = Some(f);
+                            }
+                            continue;
+                        }
+                    };
+                    f(self, std);
+                    if let Some(l) = self.listeners.get_mut(&token) {
+                        l.accept = Some(f);
+                    }
+                    self.run_deferred();
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // EMFILE and friends: try again on the next readiness event.
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn run_deferred(&mut self) {
+        while !self.deferred.is_empty() {
+            let d = std::mem::take(&mut self.deferred);
+            for f in d {
+                f(self);
+            }
+        }
+    }
+
+    fn run_timers(&mut self) -> Option<Duration> {
+        loop {
+            let now = Instant::now();
+            let (&(at, id), _) = self.timers.iter().next()?;
+            if at > now {
+                return Some(at - now);
+            }
+            let f = self.timers.remove(&(at, id)).expect("present");
+            self.timer_index.remove(&id);
+            f(self);
+            self.run_deferred();
+        }
+    }
+}
+
+fn into_std(s: TcpStream) -> Option<std::net::TcpStream> {
+    // mio exposes the conversion safely through OwnedFd.
+    let fd: std::os::fd::OwnedFd = s.into();
+    let std = std::net::TcpStream::from(fd);
+    std.set_nonblocking(false).ok()?;
+    Some(std)
+}
+
+/// A handle to the progress thread. Dropping the last handle stops the thread and joins it.
+pub struct Progress {
+    tx: Sender<Task>,
+    waker: Arc<Waker>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress").finish_non_exhaustive()
+    }
+}
+
+impl Progress {
+    /// Starts a progress thread named `name`.
+    pub fn start(name: &str) -> Result<Progress> {
+        let reactor = Reactor::new().map_err(|_| Error::NoMem)?;
+        let waker = Arc::new(Waker::new(reactor.poll.registry(), WAKER).map_err(|_| Error::NoMem)?);
+        let (tx, rx) = crossbeam_channel::unbounded::<Task>();
+        let thread = std::thread::Builder::new()
+            .name(name.to_owned())
+            .spawn(move || run(reactor, rx))
+            .map_err(|_| Error::NoMem)?;
+        Ok(Progress {
+            tx,
+            waker,
+            thread: Some(thread),
+        })
+    }
+
+    /// Posts `f` to run on the progress thread and returns at once.
+    pub fn post(&self, f: impl FnOnce(&mut Reactor) + Send + 'static) -> Result<()> {
+        self.tx.send(Box::new(f)).map_err(|_| Error::Init)?;
+        self.waker.wake().map_err(|_| Error::Init)
+    }
+
+    /// Runs `f` on the progress thread and waits until it (or something it started) calls
+    /// the [`Completion`] it is given, at most `timeout` (`None`: no limit).
+    ///
+    /// On the progress thread itself this returns `Err(Error::WouldBlock)` without running
+    /// `f`: waiting there would wait forever.
+    pub fn call<R: Send + 'static>(
+        &self,
+        timeout: Option<Duration>,
+        f: impl FnOnce(&mut Reactor, Completion<R>) + Send + 'static,
+    ) -> Result<R> {
+        if on_progress_thread() {
+            return Err(Error::WouldBlock);
+        }
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.post(move |r| f(r, Completion(tx)))?;
+        match timeout {
+            Some(t) => rx.recv_timeout(t).map_err(|e| match e {
+                crossbeam_channel::RecvTimeoutError::Timeout => Error::Timeout,
+                crossbeam_channel::RecvTimeoutError::Disconnected => Error::Unreach,
+            }),
+            None => rx.recv().map_err(|_| Error::Unreach),
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        let _ = self.post(Reactor::stop);
+        if let Some(t) = self.thread.take() {
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
+        }
+    }
+}
+
+/// Completes a [`Progress::call`]. Dropping it without completing makes the caller's wait
+/// end with `PMIX_ERR_UNREACH`.
+pub struct Completion<R>(Sender<R>);
+
+impl<R> std::fmt::Debug for Completion<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Completion")
+    }
+}
+
+impl<R> Completion<R> {
+    /// Hands `value` to the waiting caller (ignored if it gave up waiting).
+    pub fn complete(self, value: R) {
+        let _ = self.0.try_send(value);
+    }
+}
+
+fn run(mut r: Reactor, rx: Receiver<Task>) {
+    ON_PROGRESS_THREAD.with(|c| c.set(true));
+    let mut events = Events::with_capacity(256);
+    while !r.stop {
+        let timeout = r.run_timers();
+        if r.stop {
+            break;
+        }
+        if let Err(e) = r.poll.poll(&mut events, timeout) {
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        for ev in events.iter() {
+            let token = ev.token();
+            if token == WAKER {
+                continue;
+            }
+            let source = if r.conns.contains_key(&token) {
+                Source::Conn
+            } else if r.listeners.contains_key(&token) {
+                Source::Listener
+            } else {
+                continue;
+            };
+            match source {
+                Source::Listener => r.accept(token),
+                Source::Conn => {
+                    if ev.is_writable() {
+                        r.flush(token);
+                    }
+                    if ev.is_readable() || ev.is_read_closed() || ev.is_error() {
+                        r.readable(token);
+                    }
+                }
+            }
+            r.run_deferred();
+        }
+        while let Ok(task) = rx.try_recv() {
+            task(&mut r);
+            r.run_deferred();
+        }
+    }
+    let tokens: Vec<Token> = r.conns.keys().copied().collect();
+    for t in tokens {
+        r.drop_conn(t, Error::Unreach);
+    }
+    // Tasks posted after the stop: run them so their completions are dropped (waiters see
+    // an error instead of hanging).
+    drop(rx);
+}
+
+#[cfg(test)]
+mod tests;

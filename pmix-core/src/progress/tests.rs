@@ -1,0 +1,257 @@
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::*;
+
+/// Messages of the form: u32 BE length, then that many bytes; tag = 0.
+struct LenPrefixed {
+    max: usize,
+}
+
+impl Framing for LenPrefixed {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+        let Some(head) = buf.get(..4) else {
+            return Ok(None);
+        };
+        let n = u32::from_be_bytes(head.try_into().expect("4 bytes")) as usize;
+        if n > self.max {
+            return Err(Error::UnpackFailure);
+        }
+        Ok(buf.get(4..4 + n).map(|p| {
+            (
+                4 + n,
+                Message {
+                    tag: 0,
+                    payload: p.to_vec(),
+                },
+            )
+        }))
+    }
+}
+
+fn frame(p: &[u8]) -> Vec<u8> {
+    let mut v = (p.len() as u32).to_be_bytes().to_vec();
+    v.extend_from_slice(p);
+    v
+}
+
+#[derive(Default)]
+struct Log {
+    msgs: Vec<Vec<u8>>,
+    closed: Vec<Error>,
+}
+
+/// Echoes each message back, and records it.
+struct Echo(Arc<Mutex<Log>>);
+
+impl ConnHandler for Echo {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+        assert!(on_progress_thread());
+        self.0.lock().unwrap().msgs.push(msg.payload.clone());
+        if msg.payload == b"close" {
+            r.close(id, Error::NotFound);
+            return;
+        }
+        r.send(id, frame(&msg.payload)).unwrap();
+    }
+    fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, why: Error) {
+        self.0.lock().unwrap().closed.push(why);
+    }
+}
+
+fn pair() -> (TcpStream, TcpStream) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let a = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+    let (b, _) = l.accept().unwrap();
+    (a, b)
+}
+
+fn read_frame(s: &mut TcpStream) -> Vec<u8> {
+    let mut h = [0u8; 4];
+    s.read_exact(&mut h).unwrap();
+    let mut p = vec![0; u32::from_be_bytes(h) as usize];
+    s.read_exact(&mut p).unwrap();
+    p
+}
+
+fn wait_until(mut f: impl FnMut() -> bool) {
+    for _ in 0..500 {
+        if f() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("condition not reached in 5 s");
+}
+
+#[test]
+fn messages_in_order_split_anywhere_and_echoed() {
+    let p = Progress::start("test-progress").unwrap();
+    let log = Arc::new(Mutex::new(Log::default()));
+    let (mut peer, ours) = pair();
+    let l2 = log.clone();
+    let id = p
+        .call(Some(Duration::from_secs(5)), move |r, done| {
+            done.complete(r.add_connection(
+                ours,
+                Box::new(LenPrefixed { max: 1 << 20 }),
+                Box::new(Echo(l2)),
+            ))
+        })
+        .unwrap()
+        .unwrap();
+    // Three messages written one byte at a time, plus a large one.
+    let big = vec![7u8; 300_000];
+    let mut all = Vec::new();
+    for m in [&b"one"[..], b"", b"three"] {
+        all.extend(frame(m));
+    }
+    for b in &all {
+        peer.write_all(&[*b]).unwrap();
+    }
+    peer.write_all(&frame(&big)).unwrap();
+    assert_eq!(read_frame(&mut peer), b"one");
+    assert_eq!(read_frame(&mut peer), b"");
+    assert_eq!(read_frame(&mut peer), b"three");
+    assert_eq!(read_frame(&mut peer), big);
+    // Close from the handler: on_closed runs once, with the handler's reason.
+    peer.write_all(&frame(b"close")).unwrap();
+    let mut rest = Vec::new();
+    peer.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty());
+    wait_until(|| log.lock().unwrap().closed.len() == 1);
+    assert_eq!(log.lock().unwrap().closed, vec![Error::Unreach]);
+    let open = p
+        .call(None, move |r, done| done.complete(r.is_open(id)))
+        .unwrap();
+    assert!(!open);
+}
+
+#[test]
+fn peer_death_and_corrupt_framing_close_the_connection() {
+    let p = Progress::start("test-progress").unwrap();
+    let log = Arc::new(Mutex::new(Log::default()));
+    for corrupt in [false, true] {
+        let (mut peer, ours) = pair();
+        let l2 = log.clone();
+        p.post(move |r| {
+            r.add_connection(ours, Box::new(LenPrefixed { max: 16 }), Box::new(Echo(l2)))
+                .unwrap();
+        })
+        .unwrap();
+        if corrupt {
+            // A length above the limit: closed without allocating it.
+            peer.write_all(&u32::MAX.to_be_bytes()).unwrap();
+        } else {
+            // A message, then the peer dies: the message is still delivered.
+            peer.write_all(&frame(b"last")).unwrap();
+            drop(peer);
+        }
+    }
+    wait_until(|| log.lock().unwrap().closed.len() == 2);
+    let l = log.lock().unwrap();
+    assert!(l.msgs.contains(&b"last".to_vec()));
+    assert!(l.closed.contains(&Error::UnpackFailure));
+}
+
+#[test]
+fn timers_fire_in_order_and_cancel() {
+    let p = Progress::start("test-progress").unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    let order = p
+        .call(Some(Duration::from_secs(5)), move |r, done| {
+            let s1 = s.clone();
+            r.schedule(Duration::from_millis(30), move |_| {
+                s1.lock().unwrap().push(2)
+            });
+            let s2 = s.clone();
+            r.schedule(Duration::from_millis(10), move |_| {
+                s2.lock().unwrap().push(1)
+            });
+            let s3 = s.clone();
+            let t = r.schedule(Duration::from_millis(20), move |_| {
+                s3.lock().unwrap().push(99)
+            });
+            assert!(r.cancel(t));
+            assert!(!r.cancel(t));
+            r.schedule(Duration::from_millis(50), move |_| {
+                done.complete(s.lock().unwrap().clone())
+            });
+        })
+        .unwrap();
+    assert_eq!(order, vec![1, 2]);
+    assert_eq!(*seen.lock().unwrap(), vec![1, 2]);
+}
+
+#[test]
+fn blocking_call_from_the_progress_thread_is_refused() {
+    let p = Arc::new(Progress::start("test-progress").unwrap());
+    let p2 = p.clone();
+    let inner = p
+        .call(Some(Duration::from_secs(5)), move |_, done| {
+            done.complete(p2.call(None, |_, d: Completion<()>| d.complete(())))
+        })
+        .unwrap();
+    assert_eq!(inner, Err(Error::WouldBlock));
+    assert!(!on_progress_thread());
+}
+
+#[test]
+fn dropped_completion_and_timeout_end_the_wait() {
+    let p = Progress::start("test-progress").unwrap();
+    let r: Result<u32> = p.call(None, |_, done| drop(done));
+    assert_eq!(r, Err(Error::Unreach));
+    let r: Result<u32> = p.call(Some(Duration::from_millis(20)), |r, done| {
+        r.schedule(Duration::from_secs(1), move |_| done.complete(1));
+    });
+    assert_eq!(r, Err(Error::Timeout));
+}
+
+#[test]
+fn listener_hands_over_blocking_streams() {
+    let p = Progress::start("test-progress").unwrap();
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let (tx, rx) = crossbeam_channel::unbounded();
+    p.post(move |r| {
+        r.add_listener(
+            l,
+            Box::new(move |_, mut s: std::net::TcpStream| {
+                let mut b = [0u8; 2];
+                s.read_exact(&mut b).unwrap();
+                tx.send(b).unwrap();
+            }),
+        )
+        .unwrap();
+    })
+    .unwrap();
+    for i in 0..3u8 {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.write_all(&[i, i]).unwrap();
+        assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), [i, i]);
+    }
+}
+
+#[test]
+fn drop_stops_the_thread_and_closes_connections() {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let (mut peer, ours) = pair();
+    {
+        let p = Progress::start("test-progress").unwrap();
+        let l2 = log.clone();
+        p.call(None, move |r, done| {
+            done.complete(
+                r.add_connection(ours, Box::new(LenPrefixed { max: 16 }), Box::new(Echo(l2)))
+                    .unwrap(),
+            )
+        })
+        .unwrap();
+    }
+    assert_eq!(log.lock().unwrap().closed, vec![Error::Unreach]);
+    let mut rest = Vec::new();
+    peer.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty());
+}
