@@ -13,6 +13,7 @@ pub mod error;
 pub mod print;
 pub mod progress;
 pub mod regex;
+pub mod requester;
 pub mod topology;
 pub mod values;
 
