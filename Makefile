@@ -58,8 +58,11 @@ abi: stage
 	@test -f ../shared/tools/abi_probe.py || { echo "../shared/tools/abi_probe.py not found: place the checkout beside ../shared"; exit 1; }
 	python3 ../shared/tools/abi_probe.py $(REF_INC) $(STAGE)/include $(REF_LIB) $(STAGE)/lib/libpmix.so.2
 
+# The reference library leaves pmix_dstor_* directories in its TMPDIR; the tests get a private
+# one, removed afterwards.
 cargo-test:
-	$(CARGO) test --workspace --all-targets
+	mkdir -p $(BUILD)
+	t=$$(mktemp -d $(BUILD)/cargo-test.XXXXXX) && TMPDIR=$$t $(CARGO) test --workspace --all-targets; rc=$$?; rm -rf $$t; exit $$rc
 
 ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
