@@ -1,0 +1,271 @@
+//! A server's registration of one namespace, and the job data it hands to clients.
+
+use pmix_sys::*;
+
+use super::keys;
+use super::realm::{JobData, as_u32, parse_rank_list, rank_list_string};
+use crate::regex::{parse_node_map, parse_proc_map};
+use crate::values::*;
+use crate::{Error, Result};
+
+/// A server's registration of one namespace (from `PMIx_server_register_nspace`).
+#[derive(Debug, Clone)]
+pub struct JobRecord {
+    pub nspace: PStr,
+    /// The number of ranks of the job on this server's node, as registered.
+    pub nlocalprocs: u32,
+    /// The name of this server's node: the node whose ranks are local.
+    pub my_hostname: PStr,
+    data: JobData,
+    node_map: Option<Vec<u8>>,
+    proc_map: Option<Vec<u8>>,
+}
+
+impl JobRecord {
+    /// Parses the host's info array.
+    ///
+    /// * plain keys are job-level (unknown keys too);
+    /// * `PMIX_PROC_DATA` arrays: `PMIX_RANK` (PROC_RANK, UINT32 or any integer type) and the
+    ///   rank's keys;
+    /// * `PMIX_NODE_MAP` / `PMIX_PROC_MAP` (REGEX or STRING): expanded into `pmix.nlist`,
+    ///   `pmix.num.nodes`, `pmix.job.size`, one node array per node (`pmix.hname`,
+    ///   `pmix.nodeid` = position in the map, `pmix.lpeers`, `pmix.local.size`,
+    ///   `pmix.lldr`) and per-rank `pmix.hname`, `pmix.nodeid` and `pmix.lrank`, each only
+    ///   where the host gave no value;
+    /// * `PMIX_SESSION_INFO_ARRAY` / `PMIX_NODE_INFO_ARRAY` / `PMIX_APP_INFO_ARRAY`: realm
+    ///   arrays (a node array names its node with `PMIX_HOSTNAME` and/or `PMIX_NODEID`);
+    /// * `PMIX_JOB_INFO_ARRAY`: flattened into job-level keys.
+    ///
+    /// # Errors
+    /// `TypeMismatch` for a special entry of the wrong type; `BadParam` for a proc array
+    /// without rank, a node array naming no node, a malformed map, or a process map whose
+    /// node count differs from the node map's; `NoMem` for a map beyond the parser's limits.
+    pub fn from_register(
+        nspace: &PStr,
+        nlocalprocs: u32,
+        info: &[Info],
+        my_hostname: &PStr,
+    ) -> Result<JobRecord> {
+        let mut data = JobData::default();
+        data.complete = true;
+        let mut r = JobRecord {
+            nspace: nspace.clone(),
+            nlocalprocs,
+            my_hostname: my_hostname.clone(),
+            data,
+            node_map: None,
+            proc_map: None,
+        };
+        r.add_info(info)?;
+        Ok(r)
+    }
+
+    /// Adds information to the registration (the same forms as
+    /// [`JobRecord::from_register`]; values replace those of the same key). On error the
+    /// record is unchanged.
+    ///
+    /// # Errors
+    /// As [`JobRecord::from_register`].
+    pub fn add_info(&mut self, info: &[Info]) -> Result<()> {
+        let mut next = self.clone();
+        let mut maps_changed = false;
+        for i in info {
+            let k = i.key.as_bytes();
+            if k == keys::NODE_MAP {
+                next.node_map = Some(map_bytes(&i.value)?);
+                maps_changed = true;
+            } else if k == keys::PROC_MAP {
+                next.proc_map = Some(map_bytes(&i.value)?);
+                maps_changed = true;
+            } else {
+                next.data.add_entry(i.key.clone(), i.value.clone(), 0)?;
+            }
+        }
+        if maps_changed {
+            next.expand_maps()?;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// Derives node and per-rank data from the node and process maps.
+    fn expand_maps(&mut self) -> Result<()> {
+        let Some(nmap) = &self.node_map else {
+            return Ok(());
+        };
+        let nodes = parse_node_map(nmap)?;
+        let ppn = match &self.proc_map {
+            Some(p) => Some(parse_proc_map(p)?),
+            None => None,
+        };
+        if ppn.as_ref().is_some_and(|p| p.len() != nodes.len()) {
+            return Err(Error::BadParam);
+        }
+        let d = &mut self.data;
+        let mut list = Vec::new();
+        for (i, name) in nodes.iter().enumerate() {
+            if i > 0 {
+                list.push(b',');
+            }
+            list.extend_from_slice(name.as_bytes());
+        }
+        d.kv.insert_if_absent(keys::NODE_LIST, Value::String(Some(PStr::from(list))));
+        d.kv.insert_if_absent(
+            keys::NUM_NODES,
+            Value::Uint32(u32::try_from(nodes.len()).map_err(|_| Error::NoMem)?),
+        );
+        let mut total: u64 = 0;
+        for (i, name) in nodes.iter().enumerate() {
+            // A node the host described keeps its id; others are numbered by position.
+            let existing = d.node_by_name(name.as_bytes()).and_then(|n| n.nodeid);
+            let position = u32::try_from(i).map_err(|_| Error::NoMem)?;
+            let nodeid = existing.or_else(|| d.node_by_id(position).is_none().then_some(position));
+            let idx = d.node_index(Some(name), nodeid);
+            let nodeid = d.nodes.get(idx).and_then(|n| n.nodeid);
+            let Some(ranks) = ppn.as_ref().and_then(|p| p.get(i)) else {
+                continue;
+            };
+            let mut ranks = ranks.clone();
+            ranks.sort_unstable();
+            ranks.dedup();
+            total += ranks.len() as u64;
+            if let Some(node) = d.nodes.get_mut(idx) {
+                let size = u32::try_from(ranks.len()).map_err(|_| Error::NoMem)?;
+                node.kv
+                    .insert_if_absent(keys::LOCAL_SIZE, Value::Uint32(size));
+                if let Some(&first) = ranks.first() {
+                    node.kv.insert_if_absent(
+                        keys::LOCAL_PEERS,
+                        Value::String(Some(rank_list_string(&ranks))),
+                    );
+                    node.kv
+                        .insert_if_absent(keys::LOCALLDR, Value::ProcRank(first));
+                }
+            }
+            for (lrank, &r) in ranks.iter().enumerate() {
+                let kv = d.ranks.entry(r).or_default();
+                kv.insert_if_absent(keys::HOSTNAME, Value::String(Some(name.clone())));
+                if let Some(id) = nodeid {
+                    kv.insert_if_absent(keys::NODEID, Value::Uint32(id));
+                }
+                if let Ok(lr) = u16::try_from(lrank) {
+                    kv.insert_if_absent(keys::LOCAL_RANK, Value::Uint16(lr));
+                }
+            }
+        }
+        if ppn.is_some() {
+            if let Ok(total) = u32::try_from(total) {
+                d.kv.insert_if_absent(keys::JOB_SIZE, Value::Uint32(total));
+            }
+        }
+        Ok(())
+    }
+
+    /// The KVALs of the hash REQ reply (after the nspace): job-level KVALs, qualified
+    /// values, `pmix.ssn.arr` per session, `pmix.node.arr` per node, `pmix.app.arr` per app,
+    /// and one `pmix.pdata` (`PMIX_RANK` first, `PMIX_INFO_ARRAY_END` on the last element) per
+    /// rank that has data. The node and process maps themselves are not sent (the reference
+    /// sends what it expanded from them).
+    pub fn req_reply(&self) -> Vec<Kval> {
+        self.data.to_kvals()
+    }
+
+    /// The job data for a GETNB of rank WILDCARD from another namespace, as the KVALs of a
+    /// WILDCARD blob (the same content as [`JobRecord::req_reply`]).
+    pub fn wildcard_kvals(&self) -> Vec<Kval> {
+        self.data.to_kvals()
+    }
+
+    /// `pmix.job.size`, else the number of ranks with data.
+    pub fn job_size(&self) -> u32 {
+        self.data
+            .kv
+            .get(keys::JOB_SIZE)
+            .and_then(as_u32)
+            .unwrap_or_else(|| u32::try_from(self.data.ranks.len()).unwrap_or(u32::MAX))
+    }
+
+    /// The ranks on this server's node: the `pmix.lpeers` of the node named `my_hostname`;
+    /// else the ranks whose `pmix.hname` is `my_hostname`; else a job-level `pmix.lpeers`;
+    /// else ranks `0..nlocalprocs`.
+    pub fn local_ranks(&self) -> Vec<u32> {
+        let d = &self.data;
+        if let Some(v) = d
+            .node_by_name(self.my_hostname.as_bytes())
+            .and_then(|n| n.kv.get(keys::LOCAL_PEERS))
+            .and_then(Value::as_str)
+            .and_then(|s| parse_rank_list(s.as_bytes()))
+        {
+            return v;
+        }
+        let by_host: Vec<u32> = d
+            .ranks
+            .iter()
+            .filter(|(_, kv)| {
+                kv.get(keys::HOSTNAME)
+                    .and_then(Value::as_str)
+                    .is_some_and(|h| *h == self.my_hostname)
+            })
+            .map(|(&r, _)| r)
+            .collect();
+        if !by_host.is_empty() {
+            return by_host;
+        }
+        if let Some(v) =
+            d.kv.get(keys::LOCAL_PEERS)
+                .and_then(Value::as_str)
+                .and_then(|s| parse_rank_list(s.as_bytes()))
+        {
+            return v;
+        }
+        (0..self.nlocalprocs).collect()
+    }
+
+    /// The KVALs registered for one rank (its `PMIX_PROC_DATA` and what the maps gave it).
+    pub fn rank_info(&self, rank: u32) -> Vec<Kval> {
+        self.data
+            .ranks
+            .get(&rank)
+            .map(|kv| kv.to_vec())
+            .unwrap_or_default()
+    }
+
+    /// The `pmix.pdata` array of one rank, as in the REQ reply; `None` when it has no data.
+    pub fn proc_data(&self, rank: u32) -> Option<Value> {
+        self.data.proc_array(rank)
+    }
+
+    /// A registered value: for WILDCARD the job level, then this node's array, then the
+    /// job's session; for a rank, its data.
+    pub fn get(&self, rank: u32, key: &[u8]) -> Option<Value> {
+        let d = &self.data;
+        if rank == PMIX_RANK_WILDCARD {
+            d.kv.get(key)
+                .cloned()
+                .or_else(|| {
+                    d.node_by_name(self.my_hostname.as_bytes())
+                        .and_then(|n| n.get(key))
+                })
+                .or_else(|| d.session(None).and_then(|s| s.kv.get(key)).cloned())
+        } else {
+            d.rank_value(rank, key).cloned()
+        }
+    }
+
+    /// The node names of the node map, in order (empty without a map).
+    pub fn node_names(&self) -> Vec<PStr> {
+        self.node_map
+            .as_deref()
+            .and_then(|m| parse_node_map(m).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// The text of a node or process map given as REGEX or STRING.
+fn map_bytes(v: &Value) -> Result<Vec<u8>> {
+    match v {
+        Value::Regex(b) => Ok(b.clone()),
+        Value::String(Some(s)) => Ok(s.as_bytes().to_vec()),
+        _ => Err(Error::TypeMismatch),
+    }
+}

@@ -1,0 +1,146 @@
+//! A server's store of committed (Put/Commit) data, per process and scope, and the fence
+//! contribution format our servers exchange.
+//!
+//! # Fence contribution format
+//!
+//! A contribution is a sequence, in the v41 codec, non-described mode, of pairs
+//!
+//! ```text
+//! PACK(PROC, 1, proc)  PACK(BYTE_OBJECT, 1, object)
+//! ```
+//!
+//! one pair per process, where `object` holds `PACK(KVAL, 1, kv)` for each value the process
+//! committed in the REMOTE or GLOBAL scope (nothing when it committed nothing). A sequence
+//! of top-level packs carries no header or count, so the concatenation of several servers'
+//! contributions is itself a contribution: a host may hand the blobs of all nodes back
+//! joined end to end. This is not the reference's inter-server format (section 6.4 of the
+//! protocol notes), which only matters for mixing our servers with OpenPMIx servers in one
+//! job.
+
+use std::collections::HashMap;
+
+use pmix_sys::*;
+
+use super::realm::KvList;
+use super::{pack_kvals, read_kvals, read_one};
+use crate::codec::{BufferType, Decoder, Encoder};
+use crate::values::*;
+use crate::{Error, Result};
+
+/// A server's store of committed (Put/Commit) data, per proc and scope.
+#[derive(Debug, Default)]
+pub struct ModexStore {
+    procs: HashMap<Proc, ProcModex>,
+}
+
+#[derive(Debug, Default)]
+struct ProcModex {
+    /// LOCAL and GLOBAL values: what local requesters see.
+    local: KvList,
+    /// REMOTE and GLOBAL values: what goes to other nodes.
+    remote: KvList,
+    /// The process committed to this server (it is local); otherwise its data came from
+    /// another node, and is all any requester here may see.
+    committed_here: bool,
+}
+
+impl ModexStore {
+    /// An empty store.
+    pub fn new() -> ModexStore {
+        ModexStore::default()
+    }
+
+    /// One COMMIT request's (scope, BUFFER) pair: `scope` is `PMIX_LOCAL`, `PMIX_REMOTE` or
+    /// `PMIX_GLOBAL`, `kvals` the KVALs of the buffer. LOCAL and GLOBAL values serve local
+    /// requesters; REMOTE and GLOBAL values are what goes to other nodes (fence contribution,
+    /// direct modex). Values replace earlier ones of the same key and scope. Other scopes
+    /// store nothing, but any call marks the process as having committed (so a bare COMMIT
+    /// can be recorded with an empty `kvals`).
+    pub fn commit(&mut self, proc: &Proc, scope: pmix_scope_t, kvals: Vec<Kval>) {
+        let e = self.procs.entry(proc.clone()).or_default();
+        e.committed_here = true;
+        match scope {
+            PMIX_LOCAL => e.local.merge(kvals),
+            PMIX_REMOTE => e.remote.merge(kvals),
+            PMIX_GLOBAL => {
+                e.local.merge(kvals.clone());
+                e.remote.merge(kvals);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the process committed anything (or its data arrived from another node).
+    pub fn has(&self, proc: &Proc) -> bool {
+        self.procs.contains_key(proc)
+    }
+
+    /// The values of `proc` visible to a requester that is local (`local == true`) or
+    /// remote: a local process's LOCAL+GLOBAL or REMOTE+GLOBAL values; for a process of
+    /// another node, what its node sent. `None` when nothing is known of the process.
+    pub fn kvals(&self, proc: &Proc, local: bool) -> Option<Vec<Kval>> {
+        let e = self.procs.get(proc)?;
+        Some(if e.committed_here && local {
+            e.local.to_vec()
+        } else {
+            e.remote.to_vec()
+        })
+    }
+
+    /// The fence contribution of the given local processes, in the format of the module
+    /// documentation. Processes that committed nothing get an empty object.
+    pub fn contribution(&self, procs: &[Proc]) -> Vec<u8> {
+        let mut e = Encoder::new(BufferType::NonDesc);
+        for p in procs {
+            let mut inner = Encoder::new(BufferType::NonDesc);
+            if let Some(m) = self.procs.get(p) {
+                pack_kvals(&mut inner, &m.remote.to_vec());
+            }
+            let start = e.buf.len();
+            let ok = e.pack(PMIX_PROC, &[Value::Proc(p.clone())]).is_ok()
+                && e.pack(PMIX_BYTE_OBJECT, &[Value::ByteObject(inner.into_bytes())])
+                    .is_ok();
+            if !ok {
+                e.buf.truncate(start);
+            }
+        }
+        e.into_bytes()
+    }
+
+    /// Stores every process's data from a collected fence blob (concatenated contributions)
+    /// as data of another node. Processes that committed here keep their own view (their
+    /// REMOTE+GLOBAL values are merged, never shown to local requesters). On error nothing is
+    /// stored.
+    ///
+    /// # Errors
+    /// The decoder's errors for a blob that is not a sequence of (PROC, BYTE_OBJECT) pairs
+    /// whose objects are sequences of KVALs.
+    pub fn absorb(&mut self, blob: &[u8]) -> Result<()> {
+        let mut d = Decoder::new(BufferType::NonDesc, blob);
+        let mut parsed = Vec::new();
+        while !d.remaining().is_empty() {
+            let Value::Proc(proc) = read_one(&mut d, PMIX_PROC)? else {
+                return Err(Error::UnpackFailure);
+            };
+            let Value::ByteObject(bytes) = read_one(&mut d, PMIX_BYTE_OBJECT)? else {
+                return Err(Error::UnpackFailure);
+            };
+            let kvals = read_kvals(&mut Decoder::new(BufferType::NonDesc, &bytes), true)?;
+            parsed.push((proc, kvals));
+        }
+        for (proc, kvals) in parsed {
+            self.procs.entry(proc).or_default().remote.merge(kvals);
+        }
+        Ok(())
+    }
+
+    /// Forgets a process.
+    pub fn remove(&mut self, proc: &Proc) {
+        self.procs.remove(proc);
+    }
+
+    /// Forgets every process of a namespace.
+    pub fn remove_nspace(&mut self, nspace: &PStr) {
+        self.procs.retain(|p, _| p.nspace != *nspace);
+    }
+}

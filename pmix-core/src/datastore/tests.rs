@@ -1,0 +1,1257 @@
+//! Tests of the datastore: the job data forms of the protocol notes (section 6.2, captured
+//! and minimal), a server registration's own reply read back by a client store, the
+//! retrieval rules, GETNB blobs (the captured bytes of section 2.2), modex scopes, fence
+//! contributions, and hostile input.
+
+use core::ffi::CStr;
+
+use pmix_sys::*;
+use proptest::prelude::*;
+
+use super::realm::info_items;
+use super::*;
+use crate::codec::{BufferType, Decoder, Encoder};
+use crate::values::*;
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+const MODES: [BufferType; 2] = [BufferType::NonDesc, BufferType::FullyDesc];
+
+fn key(k: &CStr) -> &[u8] {
+    k.to_bytes()
+}
+
+fn s(x: &str) -> Value {
+    Value::String(Some(x.into()))
+}
+
+fn kv(k: &CStr, value: Value) -> Kval {
+    Kval {
+        key: PStr::from(k.to_bytes()),
+        value,
+    }
+}
+
+fn kvs(k: &str, value: Value) -> Kval {
+    Kval {
+        key: k.into(),
+        value,
+    }
+}
+
+fn info(k: &CStr, value: Value) -> Info {
+    Info::new(PStr::from(k.to_bytes()), value)
+}
+
+fn flag(k: &CStr) -> Info {
+    info(k, Value::Bool(true))
+}
+
+/// A DATA_ARRAY of INFO with ARRAY_END on the last element, as the reference sends them.
+fn arr(items: Vec<Info>) -> Value {
+    super::realm::info_array(items)
+}
+
+fn proc(ns: &str, rank: u32) -> Proc {
+    Proc::new(ns, rank)
+}
+
+fn q(info: &[Info]) -> GetQuals {
+    GetQuals::parse(info)
+}
+
+fn none() -> GetQuals {
+    GetQuals::default()
+}
+
+/// A REQ reply as a server packs it: `PACK(STRING nspace)` then `PACK(KVAL, 1)` each.
+fn req_reply_bytes(mode: BufferType, nspace: &str, kvals: &[Kval]) -> Vec<u8> {
+    let mut e = Encoder::new(mode);
+    e.pack(PMIX_STRING, &[s(nspace)]).unwrap();
+    for k in kvals {
+        e.pack(PMIX_KVAL, &[Value::Kval(Box::new(k.clone()))])
+            .unwrap();
+    }
+    e.into_bytes()
+}
+
+/// Reads a REQ reply the way the client role does: the nspace, then KVALs to the end.
+fn read_req_reply(mode: BufferType, bytes: &[u8]) -> (PStr, Vec<Kval>) {
+    let mut d = Decoder::new(mode, bytes);
+    let ns = match d.unpack(PMIX_STRING, 1).unwrap().values.remove(0) {
+        Value::String(Some(ns)) => ns,
+        v => panic!("nspace is {v:?}"),
+    };
+    let kvals = read_kvals(&mut d, true).unwrap();
+    (ns, kvals)
+}
+
+/// A `pmix.pblob`: BYTE_OBJECT of `PACK(PROC_RANK)` + `PACK(KVAL)*`.
+fn pblob(mode: BufferType, rank: u32, kvals: &[Kval]) -> Kval {
+    let mut e = Encoder::new(mode);
+    e.pack(PMIX_PROC_RANK, &[Value::ProcRank(rank)]).unwrap();
+    pack_kvals(&mut e, kvals);
+    kv(PMIX_PROC_BLOB, Value::ByteObject(e.into_bytes()))
+}
+
+/// The REQ reply captured from a 4.2 server for a 2-rank hash job (protocol notes 6.2).
+fn captured_reply(mode: BufferType) -> Vec<Kval> {
+    let rank = |r: u16| {
+        pblob(
+            mode,
+            u32::from(r),
+            &[
+                kv(PMIX_LOCAL_RANK, Value::Uint16(r)),
+                kv(PMIX_NODE_RANK, Value::Uint16(r)),
+                kv(PMIX_HOSTNAME, s("vm")),
+                kv(PMIX_APPNUM, Value::Uint32(0)),
+            ],
+        )
+    };
+    vec![
+        kv(PMIX_JOB_SIZE, Value::Uint32(2)),
+        kv(PMIX_JOBID, s("testjob")),
+        kv(PMIX_APPNUM, Value::Uint32(0)),
+        kv(PMIX_NSDIR, s("/tmp/testns")),
+        kv(PMIX_NUM_NODES, Value::Uint32(1)),
+        kv(PMIX_NODE_LIST, s("vm")),
+        kv(PMIX_MAX_PROCS, Value::Uint32(2)),
+        kvs("pmix.bfrops.mod", s("4.2.2rc2")),
+        kv(
+            PMIX_SESSION_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_SESSION_ID, Value::Uint32(u32::MAX)),
+                info(PMIX_UNIV_SIZE, Value::Uint32(2)),
+            ]),
+        ),
+        kv(
+            PMIX_NODE_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_HOSTNAME, s("vm")),
+                info(PMIX_LOCAL_PEERS, s("0,1")),
+                info(PMIX_LOCALLDR, Value::ProcRank(0)),
+                info(PMIX_LOCAL_SIZE, Value::Uint32(2)),
+            ]),
+        ),
+        rank(0),
+        rank(1),
+    ]
+}
+
+/// The minimal REQ reply a real 4.2 client accepted (protocol notes 6.2).
+fn minimal_reply() -> Vec<Kval> {
+    vec![
+        kv(PMIX_JOB_SIZE, Value::Uint32(1)),
+        kv(PMIX_UNIV_SIZE, Value::Uint32(1)),
+        kv(PMIX_LOCAL_SIZE, Value::Uint32(1)),
+        kv(PMIX_LOCAL_PEERS, s("0")),
+        kv(PMIX_NODEID, Value::Uint32(0)),
+        kv(
+            PMIX_PROC_DATA,
+            arr(vec![
+                info(PMIX_RANK, Value::ProcRank(0)),
+                info(PMIX_LOCAL_RANK, Value::Uint16(0)),
+                info(PMIX_NODE_RANK, Value::Uint16(0)),
+                info(PMIX_HOSTNAME, s("host")),
+                info(PMIX_APPNUM, Value::Uint32(0)),
+            ]),
+        ),
+    ]
+}
+
+fn ingest(me: Proc, mode: BufferType, nspace: &str, kvals: &[Kval]) -> ClientStore {
+    let bytes = req_reply_bytes(mode, nspace, kvals);
+    let (ns, kvals) = read_req_reply(mode, &bytes);
+    assert_eq!(ns, nspace);
+    let mut store = ClientStore::new(me);
+    store.ingest_job(mode, &ns, kvals).unwrap();
+    store
+}
+
+fn found(l: Lookup) -> Value {
+    match l {
+        Lookup::Found(v) => v,
+        other => panic!("expected a value, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The captured REQ reply
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn captured_reply_job_level() {
+    for mode in MODES {
+        let st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+        let w = proc("testns", PMIX_RANK_WILDCARD);
+        let ns = PStr::from("testns");
+        assert!(st.has_job(&ns));
+        assert_eq!(st.job_size(&ns), Some(2));
+        assert_eq!(st.local_peers(&ns), Some(vec![0, 1]));
+        assert_eq!(
+            found(st.get(&w, key(PMIX_JOB_SIZE), &none())),
+            Value::Uint32(2)
+        );
+        assert_eq!(found(st.get(&w, key(PMIX_JOBID), &none())), s("testjob"));
+        assert_eq!(
+            found(st.get(&w, b"pmix.bfrops.mod", &none())),
+            s("4.2.2rc2")
+        );
+        // session-level, inside pmix.ssn.arr only
+        assert_eq!(
+            found(st.get(&w, key(PMIX_UNIV_SIZE), &none())),
+            Value::Uint32(2)
+        );
+        // node-level, inside my node's pmix.node.arr (my host "vm" from my pblob)
+        assert_eq!(found(st.get(&w, key(PMIX_LOCAL_PEERS), &none())), s("0,1"));
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCAL_SIZE), &none())),
+            Value::Uint32(2)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCALLDR), &none())),
+            Value::ProcRank(0)
+        );
+        assert_eq!(found(st.get(&w, key(PMIX_HOSTNAME), &none())), s("vm"));
+        assert_eq!(st.my_hostname(), Some(&PStr::from("vm")));
+        // reserved and absent: the job data is complete
+        assert_eq!(st.get(&w, b"pmix.no.such.key", &none()), Lookup::NotFound);
+        assert_eq!(st.get(&w, key(PMIX_CPUSET), &none()), Lookup::NotFound);
+    }
+}
+
+#[test]
+fn captured_reply_ranks() {
+    let mode = BufferType::NonDesc;
+    let st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+    let r0 = proc("testns", 0);
+    let r1 = proc("testns", 1);
+    assert_eq!(
+        found(st.get(&r1, key(PMIX_LOCAL_RANK), &none())),
+        Value::Uint16(1)
+    );
+    assert_eq!(
+        found(st.get(&r0, key(PMIX_LOCAL_RANK), &none())),
+        Value::Uint16(0)
+    );
+    assert_eq!(found(st.get(&r0, key(PMIX_HOSTNAME), &none())), s("vm"));
+    assert_eq!(
+        found(st.get(&r1, key(PMIX_APPNUM), &none())),
+        Value::Uint32(0)
+    );
+    // A reserved key of another realm asked of a rank: the realm's value.
+    assert_eq!(
+        found(st.get(&r1, key(PMIX_JOB_SIZE), &none())),
+        Value::Uint32(2)
+    );
+    assert_eq!(
+        found(st.get(&r1, key(PMIX_LOCAL_SIZE), &none())),
+        Value::Uint32(2)
+    );
+    assert_eq!(
+        found(st.get(&r0, key(PMIX_UNIV_SIZE), &none())),
+        Value::Uint32(2)
+    );
+    // A process-level key the rank lacks is not taken from elsewhere.
+    assert_eq!(
+        st.get(&r0, key(PMIX_GLOBAL_RANK), &none()),
+        Lookup::NotFound
+    );
+    // Non-reserved keys of other procs: ask the server, unless optional.
+    assert_eq!(st.get(&r0, b"mykey", &none()), Lookup::Missing);
+    assert_eq!(
+        st.get(&r0, b"mykey", &q(&[flag(PMIX_OPTIONAL)])),
+        Lookup::NotFound
+    );
+    // A namespace we know nothing of: ask the server, even for reserved keys.
+    let other = proc("otherns", 0);
+    assert_eq!(
+        st.get(&other, key(PMIX_LOCAL_RANK), &none()),
+        Lookup::Missing
+    );
+    assert_eq!(
+        st.get(
+            &proc("otherns", PMIX_RANK_WILDCARD),
+            key(PMIX_JOB_SIZE),
+            &none()
+        ),
+        Lookup::Missing
+    );
+    assert!(!st.has_job(&PStr::from("otherns")));
+}
+
+#[test]
+fn captured_reply_undef_rank() {
+    let mode = BufferType::NonDesc;
+    let mut st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+    let u = proc("testns", PMIX_RANK_UNDEF);
+    // job level first
+    assert_eq!(
+        found(st.get(&u, key(PMIX_JOB_SIZE), &none())),
+        Value::Uint32(2)
+    );
+    // then the lowest rank holding the key
+    assert_eq!(
+        found(st.get(&u, key(PMIX_LOCAL_RANK), &none())),
+        Value::Uint16(0)
+    );
+    assert_eq!(st.get(&u, b"global.key", &none()), Lookup::Missing);
+    st.store(&proc("testns", 1), "global.key".into(), s("one"));
+    st.store(&proc("testns", 0), "global.key".into(), s("zero"));
+    assert_eq!(found(st.get(&u, b"global.key", &none())), s("zero"));
+}
+
+#[test]
+fn captured_reply_qualifiers() {
+    let mode = BufferType::NonDesc;
+    let st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+    let w = proc("testns", PMIX_RANK_WILDCARD);
+    let on_vm = [flag(PMIX_NODE_INFO), info(PMIX_HOSTNAME, s("vm"))];
+    assert_eq!(
+        found(st.get(&w, key(PMIX_LOCAL_SIZE), &q(&on_vm))),
+        Value::Uint32(2)
+    );
+    // a hostname qualifier without PMIX_NODE_INFO still selects the node for node keys
+    let vm_only = [info(PMIX_HOSTNAME, s("vm"))];
+    assert_eq!(
+        found(st.get(&w, key(PMIX_LOCAL_PEERS), &q(&vm_only))),
+        s("0,1")
+    );
+    let elsewhere = [flag(PMIX_NODE_INFO), info(PMIX_HOSTNAME, s("other"))];
+    assert_eq!(
+        st.get(&w, key(PMIX_LOCAL_SIZE), &q(&elsewhere)),
+        Lookup::NotFound
+    );
+    assert_eq!(
+        found(st.get(&w, key(PMIX_HOSTNAME), &q(&elsewhere))),
+        s("other")
+    );
+    // PMIX_NODE_INFO with a rank: that rank's node
+    let node = [flag(PMIX_NODE_INFO)];
+    assert_eq!(
+        found(st.get(&proc("testns", 0), key(PMIX_LOCAL_PEERS), &q(&node))),
+        s("0,1")
+    );
+    // the session realm
+    let ssn = [flag(PMIX_SESSION_INFO)];
+    assert_eq!(
+        found(st.get(&w, key(PMIX_UNIV_SIZE), &q(&ssn))),
+        Value::Uint32(2)
+    );
+    assert_eq!(st.get(&w, key(PMIX_NUM_NODES), &q(&ssn)), Lookup::NotFound);
+    // the app realm: app 0 is ours; the reply has no app array
+    let app = [flag(PMIX_APP_INFO)];
+    assert_eq!(
+        found(st.get(&w, key(PMIX_APPNUM), &q(&app))),
+        Value::Uint32(0)
+    );
+    assert_eq!(st.get(&w, key(PMIX_APP_SIZE), &q(&app)), Lookup::NotFound);
+}
+
+// ---------------------------------------------------------------------------------------
+// The minimal REQ reply
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn minimal_reply_is_understood() {
+    for mode in MODES {
+        let st = ingest(proc("fakens", 0), mode, "fakens", &minimal_reply());
+        let ns = PStr::from("fakens");
+        let w = proc("fakens", PMIX_RANK_WILDCARD);
+        let me = proc("fakens", 0);
+        assert_eq!(st.job_size(&ns), Some(1));
+        assert_eq!(st.local_peers(&ns), Some(vec![0]));
+        assert_eq!(
+            found(st.get(&w, key(PMIX_JOB_SIZE), &none())),
+            Value::Uint32(1)
+        );
+        assert_eq!(
+            found(st.get(&me, key(PMIX_LOCAL_RANK), &none())),
+            Value::Uint16(0)
+        );
+        assert_eq!(
+            found(st.get(&me, key(PMIX_NODE_RANK), &none())),
+            Value::Uint16(0)
+        );
+        // node-level keys at job level are reachable by a plain WILDCARD get...
+        assert_eq!(found(st.get(&w, key(PMIX_LOCAL_PEERS), &none())), s("0"));
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCAL_SIZE), &none())),
+            Value::Uint32(1)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_NODEID), &none())),
+            Value::Uint32(0)
+        );
+        // ... and through the node realm of my own node
+        let mine = [flag(PMIX_NODE_INFO), info(PMIX_HOSTNAME, s("host"))];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCAL_SIZE), &q(&mine))),
+            Value::Uint32(1)
+        );
+        // my host comes from my proc data
+        assert_eq!(found(st.get(&w, key(PMIX_HOSTNAME), &none())), s("host"));
+        assert_eq!(found(st.get(&me, key(PMIX_HOSTNAME), &none())), s("host"));
+        // the session key at job level, asked in the session realm
+        let ssn = [flag(PMIX_SESSION_INFO)];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_UNIV_SIZE), &q(&ssn))),
+            Value::Uint32(1)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_UNIV_SIZE), &none())),
+            Value::Uint32(1)
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// A server registration, its reply, and a client reading it
+// ---------------------------------------------------------------------------------------
+
+fn registration(proc_map_as_regex: bool) -> Vec<Info> {
+    let nodes = [PStr::from("n0"), PStr::from("n1")];
+    let nmap = crate::regex::node_map_of(&nodes).unwrap();
+    let pmap = crate::regex::proc_map_of(&[vec![0, 2], vec![1, 3]]).unwrap();
+    let pmap = if proc_map_as_regex {
+        Value::Regex(pmap)
+    } else {
+        Value::String(Some(PStr::from(pmap)))
+    };
+    let mut all = vec![
+        info(PMIX_JOB_SIZE, Value::Uint32(4)),
+        info(PMIX_UNIV_SIZE, Value::Uint32(8)),
+        info(PMIX_NODE_MAP, Value::String(Some(PStr::from(nmap)))),
+        info(PMIX_PROC_MAP, pmap),
+        info(
+            PMIX_APP_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_APPNUM, Value::Uint32(0)),
+                info(PMIX_APP_SIZE, Value::Uint32(4)),
+            ]),
+        ),
+        info(
+            PMIX_SESSION_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_SESSION_ID, Value::Uint32(7)),
+                info(PMIX_MAX_PROCS, Value::Uint32(16)),
+                info(PMIX_NUM_NODES, Value::Uint32(2)),
+            ]),
+        ),
+        info(
+            PMIX_JOB_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_JOBID, s("j1")),
+                info(PMIX_NUM_SLOTS, Value::Uint32(4)),
+            ]),
+        ),
+        Info::new("host.custom", s("x")),
+    ];
+    for r in 0..4u32 {
+        // the rank typed UINT32 for even ranks, PROC_RANK for odd ones
+        let rank = if r % 2 == 0 {
+            Value::Uint32(r)
+        } else {
+            Value::ProcRank(r)
+        };
+        all.push(info(
+            PMIX_PROC_DATA,
+            arr(vec![
+                info(PMIX_RANK, rank),
+                info(PMIX_APPNUM, Value::Uint32(0)),
+                info(PMIX_NODE_RANK, Value::Uint16(r as u16)),
+            ]),
+        ));
+    }
+    all
+}
+
+#[test]
+fn job_record_expands_the_maps() {
+    let rec = JobRecord::from_register(&"ns".into(), 2, &registration(true), &"n1".into()).unwrap();
+    assert_eq!(rec.job_size(), 4);
+    assert_eq!(rec.local_ranks(), vec![1, 3]);
+    assert_eq!(rec.node_names(), vec![PStr::from("n0"), PStr::from("n1")]);
+    let w = PMIX_RANK_WILDCARD;
+    assert_eq!(rec.get(w, key(PMIX_NODE_LIST)), Some(s("n0,n1")));
+    assert_eq!(rec.get(w, key(PMIX_NUM_NODES)), Some(Value::Uint32(2)));
+    assert_eq!(rec.get(w, key(PMIX_LOCAL_PEERS)), Some(s("1,3")));
+    assert_eq!(rec.get(w, key(PMIX_LOCAL_SIZE)), Some(Value::Uint32(2)));
+    assert_eq!(rec.get(w, key(PMIX_LOCALLDR)), Some(Value::ProcRank(1)));
+    assert_eq!(rec.get(w, key(PMIX_JOBID)), Some(s("j1")));
+    assert_eq!(rec.get(w, b"host.custom"), Some(s("x")));
+    assert_eq!(rec.get(3, key(PMIX_HOSTNAME)), Some(s("n1")));
+    assert_eq!(rec.get(3, key(PMIX_NODEID)), Some(Value::Uint32(1)));
+    assert_eq!(rec.get(3, key(PMIX_LOCAL_RANK)), Some(Value::Uint16(1)));
+    assert_eq!(rec.get(2, key(PMIX_NODE_RANK)), Some(Value::Uint16(2)));
+    assert_eq!(rec.get(0, key(PMIX_HOSTNAME)), Some(s("n0")));
+    let r0 = rec.rank_info(0);
+    assert!(
+        r0.iter()
+            .any(|k| k.key == "pmix.hname" && k.value == s("n0"))
+    );
+    assert!(rec.rank_info(9).is_empty());
+    // the reply: the maps are not sent, one pdata per rank, ARRAY_END on the last element
+    let reply = rec.req_reply();
+    assert!(!reply.iter().any(|k| k.key.as_bytes() == key(PMIX_NODE_MAP)));
+    let pdata: Vec<_> = reply
+        .iter()
+        .filter(|k| k.key.as_bytes() == key(PMIX_PROC_DATA))
+        .collect();
+    assert_eq!(pdata.len(), 4);
+    for (r, p) in pdata.iter().enumerate() {
+        let items: Vec<&Info> = info_items(&p.value).unwrap().collect();
+        assert_eq!(items[0].key, "pmix.rank");
+        assert_eq!(items[0].value, Value::ProcRank(r as u32));
+        assert_eq!(
+            items.last().unwrap().flags & PMIX_INFO_ARRAY_END,
+            PMIX_INFO_ARRAY_END
+        );
+        assert!(items[..items.len() - 1].iter().all(|i| i.flags == 0));
+    }
+    assert_eq!(
+        reply
+            .iter()
+            .filter(|k| k.key.as_bytes() == key(PMIX_NODE_INFO_ARRAY))
+            .count(),
+        2
+    );
+    assert_eq!(rec.wildcard_kvals(), reply);
+}
+
+#[test]
+fn job_record_reply_round_trip() {
+    for (mode, regex) in [(BufferType::NonDesc, true), (BufferType::FullyDesc, false)] {
+        let rec =
+            JobRecord::from_register(&"ns".into(), 2, &registration(regex), &"n1".into()).unwrap();
+        let st = ingest(proc("ns", 3), mode, "ns", &rec.req_reply());
+        let ns = PStr::from("ns");
+        let w = proc("ns", PMIX_RANK_WILDCARD);
+        assert_eq!(st.job_size(&ns), Some(4));
+        assert_eq!(st.local_peers(&ns), Some(vec![1, 3]));
+        assert_eq!(st.my_hostname(), Some(&PStr::from("n1")));
+        assert_eq!(found(st.get(&w, key(PMIX_LOCAL_PEERS), &none())), s("1,3"));
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCALLDR), &none())),
+            Value::ProcRank(1)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_NODEID), &none())),
+            Value::Uint32(1)
+        );
+        assert_eq!(found(st.get(&w, key(PMIX_NODE_LIST), &none())), s("n0,n1"));
+        assert_eq!(found(st.get(&w, key(PMIX_JOBID), &none())), s("j1"));
+        assert_eq!(found(st.get(&w, b"host.custom", &none())), s("x"));
+        assert_eq!(
+            found(st.get(&proc("ns", 0), key(PMIX_HOSTNAME), &none())),
+            s("n0")
+        );
+        assert_eq!(
+            found(st.get(&proc("ns", 2), key(PMIX_LOCAL_RANK), &none())),
+            Value::Uint16(1)
+        );
+        // node realm: by name, by id, and the node of a rank
+        let n0 = [flag(PMIX_NODE_INFO), info(PMIX_HOSTNAME, s("n0"))];
+        assert_eq!(found(st.get(&w, key(PMIX_LOCAL_PEERS), &q(&n0))), s("0,2"));
+        let id0 = [flag(PMIX_NODE_INFO), info(PMIX_NODEID, Value::Uint32(0))];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCAL_SIZE), &q(&id0))),
+            Value::Uint32(2)
+        );
+        assert_eq!(found(st.get(&w, key(PMIX_HOSTNAME), &q(&id0))), s("n0"));
+        let node = [flag(PMIX_NODE_INFO)];
+        assert_eq!(
+            found(st.get(&proc("ns", 2), key(PMIX_LOCAL_PEERS), &q(&node))),
+            s("0,2")
+        );
+        let id9 = [flag(PMIX_NODE_INFO), info(PMIX_NODEID, Value::Uint32(9))];
+        assert_eq!(st.get(&w, key(PMIX_LOCAL_SIZE), &q(&id9)), Lookup::NotFound);
+        // app realm: with the qualifier, by key, and as a rank's fallback
+        let app = [flag(PMIX_APP_INFO)];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_APP_SIZE), &q(&app))),
+            Value::Uint32(4)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_APP_SIZE), &none())),
+            Value::Uint32(4)
+        );
+        assert_eq!(
+            found(st.get(&proc("ns", 2), key(PMIX_APP_SIZE), &none())),
+            Value::Uint32(4)
+        );
+        let app0 = [flag(PMIX_APP_INFO), info(PMIX_APPNUM, Value::Uint32(0))];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_APP_SIZE), &q(&app0))),
+            Value::Uint32(4)
+        );
+        let app5 = [flag(PMIX_APP_INFO), info(PMIX_APPNUM, Value::Uint32(5))];
+        assert_eq!(st.get(&w, key(PMIX_APP_SIZE), &q(&app5)), Lookup::NotFound);
+        // session realm: own session, by id, an unknown session
+        let ssn = [flag(PMIX_SESSION_INFO)];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_NUM_NODES), &q(&ssn))),
+            Value::Uint32(2)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_SESSION_ID), &q(&ssn))),
+            Value::Uint32(7)
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_MAX_PROCS), &q(&ssn))),
+            Value::Uint32(16)
+        );
+        let s7 = [
+            flag(PMIX_SESSION_INFO),
+            info(PMIX_SESSION_ID, Value::Uint32(7)),
+        ];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_MAX_PROCS), &q(&s7))),
+            Value::Uint32(16)
+        );
+        let s99 = [
+            flag(PMIX_SESSION_INFO),
+            info(PMIX_SESSION_ID, Value::Uint32(99)),
+        ];
+        assert_eq!(st.get(&w, key(PMIX_MAX_PROCS), &q(&s99)), Lookup::Missing);
+        // job-level max.size is not the session's
+        assert_eq!(st.get(&w, key(PMIX_MAX_PROCS), &none()), Lookup::NotFound);
+        // univ.size was registered at job level
+        assert_eq!(
+            found(st.get(&w, key(PMIX_UNIV_SIZE), &none())),
+            Value::Uint32(8)
+        );
+    }
+}
+
+#[test]
+fn job_record_errors() {
+    let ns = PStr::from("ns");
+    let host = PStr::from("h");
+    let no_rank = [info(
+        PMIX_PROC_DATA,
+        arr(vec![info(PMIX_APPNUM, Value::Uint32(0))]),
+    )];
+    assert_eq!(
+        JobRecord::from_register(&ns, 1, &no_rank, &host).unwrap_err(),
+        crate::Error::BadParam
+    );
+    let not_array = [info(PMIX_NODE_INFO_ARRAY, Value::Uint32(3))];
+    assert_eq!(
+        JobRecord::from_register(&ns, 1, &not_array, &host).unwrap_err(),
+        crate::Error::TypeMismatch
+    );
+    let nameless = [info(
+        PMIX_NODE_INFO_ARRAY,
+        arr(vec![info(PMIX_LOCAL_SIZE, Value::Uint32(1))]),
+    )];
+    assert!(JobRecord::from_register(&ns, 1, &nameless, &host).is_err());
+    let mismatch = [
+        info(PMIX_NODE_MAP, s("pmix[a,b]")),
+        info(PMIX_PROC_MAP, s("pmix[0-3]")),
+    ];
+    assert_eq!(
+        JobRecord::from_register(&ns, 1, &mismatch, &host).unwrap_err(),
+        crate::Error::BadParam
+    );
+    // add_info leaves the record unchanged on error
+    let mut rec =
+        JobRecord::from_register(&ns, 2, &[info(PMIX_JOB_SIZE, Value::Uint32(2))], &host).unwrap();
+    assert!(
+        rec.add_info(&[info(PMIX_JOB_SIZE, Value::Uint32(5)), not_array[0].clone()])
+            .is_err()
+    );
+    assert_eq!(rec.job_size(), 2);
+    // without maps, the local ranks are 0..nlocalprocs
+    assert_eq!(rec.local_ranks(), vec![0, 1]);
+    rec.add_info(&[info(PMIX_JOB_SIZE, Value::Uint32(5))])
+        .unwrap();
+    assert_eq!(rec.job_size(), 5);
+}
+
+#[test]
+fn job_record_keeps_host_node_ids() {
+    // The host describes node n1 with id 10; the map numbers only the others.
+    let all = vec![
+        info(PMIX_NODE_MAP, s("pmix[n0,n1]")),
+        info(PMIX_PROC_MAP, s("pmix[0;1]")),
+        info(
+            PMIX_NODE_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_HOSTNAME, s("n1")),
+                info(PMIX_NODEID, Value::Uint32(10)),
+                info(PMIX_NODE_SIZE, Value::Uint32(64)),
+            ]),
+        ),
+        info(
+            PMIX_PROC_DATA,
+            arr(vec![
+                info(PMIX_RANK, Value::ProcRank(1)),
+                info(PMIX_HOSTNAME, s("n1")),
+            ]),
+        ),
+    ];
+    let rec = JobRecord::from_register(&"ns".into(), 1, &all, &"n1".into()).unwrap();
+    assert_eq!(rec.get(1, key(PMIX_NODEID)), Some(Value::Uint32(10)));
+    assert_eq!(rec.get(0, key(PMIX_NODEID)), Some(Value::Uint32(0)));
+    assert_eq!(
+        rec.get(PMIX_RANK_WILDCARD, key(PMIX_NODE_SIZE)),
+        Some(Value::Uint32(64))
+    );
+    assert_eq!(rec.local_ranks(), vec![1]);
+}
+
+#[test]
+fn host_names_match_by_short_name_and_alias() {
+    let mode = BufferType::NonDesc;
+    let reply = vec![
+        kv(PMIX_JOB_SIZE, Value::Uint32(2)),
+        kv(
+            PMIX_NODE_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_HOSTNAME, s("c1.cluster.org")),
+                info(PMIX_NODEID, Value::Uint32(4)),
+                info(PMIX_HOSTNAME_ALIASES, s("c1-ib,c1-eth")),
+                info(PMIX_LOCAL_PEERS, s("0")),
+            ]),
+        ),
+        kv(
+            PMIX_NODE_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_NODEID, Value::Uint32(5)),
+                info(PMIX_LOCAL_PEERS, s("1")),
+            ]),
+        ),
+        // the second node's name arrives in a later array naming it by id
+        kv(
+            PMIX_NODE_INFO_ARRAY,
+            arr(vec![
+                info(PMIX_NODEID, Value::Uint32(5)),
+                info(PMIX_HOSTNAME, s("c2")),
+                info(PMIX_NODE_SIZE, Value::Uint32(8)),
+            ]),
+        ),
+    ];
+    // no hostname in the job data for me: the one the client role gives is used
+    let mut st = ingest(proc("ns", 1), mode, "ns", &reply);
+    let w = proc("ns", PMIX_RANK_WILDCARD);
+    assert_eq!(st.local_peers(&"ns".into()), None);
+    st.set_my_hostname(Some("c2.cluster.org".into()));
+    assert_eq!(st.local_peers(&"ns".into()), Some(vec![1]));
+    assert_eq!(
+        found(st.get(&w, key(PMIX_NODE_SIZE), &none())),
+        Value::Uint32(8)
+    );
+    assert_eq!(
+        found(st.get(&w, key(PMIX_NODEID), &none())),
+        Value::Uint32(5)
+    );
+    for name in ["c1", "c1.cluster.org", "c1-ib", "c1.other.net"] {
+        let sel = [flag(PMIX_NODE_INFO), info(PMIX_HOSTNAME, s(name))];
+        assert_eq!(
+            found(st.get(&w, key(PMIX_LOCAL_PEERS), &q(&sel))),
+            s("0"),
+            "{name}"
+        );
+        assert_eq!(
+            found(st.get(&w, key(PMIX_NODEID), &q(&sel))),
+            Value::Uint32(4)
+        );
+    }
+    let sel = [flag(PMIX_NODE_INFO), info(PMIX_NODEID, Value::Uint32(5))];
+    assert_eq!(found(st.get(&w, key(PMIX_HOSTNAME), &q(&sel))), s("c2"));
+    // the job data names my host: it wins over the one given
+    st.store(&proc("ns", 1), PStr::from(key(PMIX_HOSTNAME)), s("c1-eth"));
+    assert_eq!(st.my_hostname(), Some(&PStr::from("c1-eth")));
+    assert_eq!(st.local_peers(&"ns".into()), Some(vec![0]));
+}
+
+// ---------------------------------------------------------------------------------------
+// GETNB blobs
+// ---------------------------------------------------------------------------------------
+
+/// The BYTE_OBJECT content of the GETNB reply captured in protocol notes 2.2.
+fn captured_getnb_blob() -> Vec<u8> {
+    let mut b = vec![0x02, 0x0e];
+    b.extend_from_slice(b"testns\0");
+    b.push(0x00);
+    b.extend_from_slice(&[0x02, 0x0c]);
+    b.extend_from_slice(b"mykey\0");
+    b.extend_from_slice(&[0x03, 0x18]);
+    b.extend_from_slice(b"hello-modex\0");
+    b.extend_from_slice(&[0x02, 0x10]);
+    b.extend_from_slice(b"mylocal\0");
+    b.extend_from_slice(&[0x0e, 0x07]);
+    assert_eq!(b.len(), 44);
+    b
+}
+
+#[test]
+fn getnb_blob_matches_capture() {
+    let kvals = [
+        kvs("mykey", s("hello-modex")),
+        kvs("mylocal", Value::Uint32(7)),
+    ];
+    let blob = blob_of(BufferType::NonDesc, &proc("testns", 0), &kvals);
+    assert_eq!(blob, captured_getnb_blob());
+    let (p, back) = decode_proc_blob(BufferType::NonDesc, &blob).unwrap();
+    assert_eq!(p, proc("testns", 0));
+    assert_eq!(back, kvals);
+}
+
+#[test]
+fn getnb_blob_ingest() {
+    let mode = BufferType::NonDesc;
+    let mut st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+    let r0 = proc("testns", 0);
+    assert_eq!(st.get(&r0, b"mykey", &none()), Lookup::Missing);
+    st.ingest_blob(mode, &captured_getnb_blob()).unwrap();
+    assert_eq!(found(st.get(&r0, b"mykey", &none())), s("hello-modex"));
+    assert_eq!(found(st.get(&r0, b"mylocal", &none())), Value::Uint32(7));
+    // job data of the rank is still there
+    assert_eq!(
+        found(st.get(&r0, key(PMIX_LOCAL_RANK), &none())),
+        Value::Uint16(0)
+    );
+    // refresh: a non-reserved key is fetched again even though it is held
+    let refresh = [flag(PMIX_GET_REFRESH_CACHE)];
+    assert_eq!(st.get(&r0, b"mykey", &q(&refresh)), Lookup::Missing);
+    assert_eq!(
+        st.get(
+            &r0,
+            b"mykey",
+            &q(&[flag(PMIX_GET_REFRESH_CACHE), flag(PMIX_OPTIONAL)])
+        ),
+        Lookup::Missing
+    );
+    assert_eq!(
+        found(st.get(&r0, key(PMIX_LOCAL_RANK), &q(&refresh))),
+        Value::Uint16(0)
+    );
+    // UNDEF in a blob stands for me
+    let blob = blob_of(
+        mode,
+        &proc("testns", PMIX_RANK_UNDEF),
+        &[kvs("mine", s("m"))],
+    );
+    st.ingest_blob(mode, &blob).unwrap();
+    assert_eq!(found(st.get(&proc("testns", 1), b"mine", &none())), s("m"));
+    // a newer value replaces the old one
+    let blob = blob_of(mode, &r0, &[kvs("mykey", s("v2"))]);
+    st.ingest_blob(mode, &blob).unwrap();
+    assert_eq!(found(st.get(&r0, b"mykey", &none())), s("v2"));
+}
+
+#[test]
+fn wildcard_blob_of_another_namespace() {
+    let rec =
+        JobRecord::from_register(&"other".into(), 2, &registration(true), &"n1".into()).unwrap();
+    for mode in MODES {
+        let mut st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+        let other = PStr::from("other");
+        let blob = blob_of(
+            mode,
+            &proc("other", PMIX_RANK_WILDCARD),
+            &rec.wildcard_kvals(),
+        );
+        st.ingest_blob(mode, &blob).unwrap();
+        assert!(st.has_job(&other));
+        assert_eq!(st.job_size(&other), Some(4));
+        let w = proc("other", PMIX_RANK_WILDCARD);
+        assert_eq!(found(st.get(&w, key(PMIX_JOBID), &none())), s("j1"));
+        assert_eq!(
+            found(st.get(&proc("other", 3), key(PMIX_HOSTNAME), &none())),
+            s("n1")
+        );
+        assert_eq!(st.get(&w, key(PMIX_CPUSET), &none()), Lookup::NotFound);
+        // I run on "vm": no node of that job is mine
+        assert_eq!(st.local_peers(&other), None);
+        assert_eq!(st.get(&w, key(PMIX_LOCAL_PEERS), &none()), Lookup::NotFound);
+        // data of a rank of the other job arrives in a second blob
+        let blob = blob_of(
+            mode,
+            &proc("other", 3),
+            &[kvs("ep", Value::ByteObject(vec![1, 2]))],
+        );
+        st.ingest_blob(mode, &blob).unwrap();
+        assert_eq!(
+            found(st.get(&proc("other", 3), b"ep", &none())),
+            Value::ByteObject(vec![1, 2])
+        );
+    }
+}
+
+#[test]
+fn store_and_get_own_data() {
+    let mode = BufferType::NonDesc;
+    let mut st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+    let me = proc("testns", 1);
+    st.store(&me, "own".into(), Value::Int(5));
+    assert_eq!(found(st.get(&me, b"own", &none())), Value::Int(5));
+    st.store(
+        &proc("testns", PMIX_RANK_UNDEF),
+        "own2".into(),
+        Value::Int(6),
+    );
+    assert_eq!(found(st.get(&me, b"own2", &none())), Value::Int(6));
+    st.store(
+        &proc("testns", PMIX_RANK_WILDCARD),
+        "job.extra".into(),
+        s("e"),
+    );
+    assert_eq!(
+        found(st.get(&proc("testns", PMIX_RANK_WILDCARD), b"job.extra", &none())),
+        s("e")
+    );
+    // a snapshot is independent of later changes
+    let snap = st.clone();
+    st.store(&me, "own".into(), Value::Int(7));
+    assert_eq!(found(snap.get(&me, b"own", &none())), Value::Int(5));
+    assert_eq!(found(st.get(&me, b"own", &none())), Value::Int(7));
+    // data stored for a namespace whose job data is unknown does not make it known
+    st.store(&proc("third", 0), "k".into(), s("v"));
+    assert!(!st.has_job(&PStr::from("third")));
+    assert_eq!(
+        st.get(&proc("third", 0), key(PMIX_LOCAL_RANK), &none()),
+        Lookup::Missing
+    );
+    st.remove_nspace(&PStr::from("third"));
+    assert_eq!(st.get(&proc("third", 0), b"k", &none()), Lookup::Missing);
+}
+
+#[test]
+fn qualified_values() {
+    let mode = BufferType::NonDesc;
+    let mut reply = captured_reply(mode);
+    let mut qual = info(PMIX_HOSTNAME, s("vm"));
+    qual.flags = PMIX_INFO_QUALIFIER;
+    reply.push(kv(
+        PMIX_QUALIFIED_VALUE,
+        arr(vec![Info::new("pmix.qk", Value::Uint32(5)), qual.clone()]),
+    ));
+    let st = ingest(proc("testns", 1), mode, "testns", &reply);
+    let w = proc("testns", PMIX_RANK_WILDCARD);
+    // PMIX_HOSTNAME is a node selector of the Get, not a qualifier: give another one
+    let mut qual2 = Info::new("q.color", s("red"));
+    qual2.flags = PMIX_INFO_QUALIFIER;
+    assert_eq!(st.get(&w, b"pmix.qk", &none()), Lookup::NotFound);
+    let mut reply = captured_reply(mode);
+    reply.push(kv(
+        PMIX_QUALIFIED_VALUE,
+        arr(vec![Info::new("pmix.qk", Value::Uint32(6)), qual2.clone()]),
+    ));
+    let st = ingest(proc("testns", 1), mode, "testns", &reply);
+    assert_eq!(
+        found(st.get(&w, b"pmix.qk", &q(&[Info::new("q.color", s("red"))]))),
+        Value::Uint32(6)
+    );
+    assert_eq!(
+        st.get(&w, b"pmix.qk", &q(&[Info::new("q.color", s("blue"))])),
+        Lookup::NotFound
+    );
+    // a JobRecord passes qualified values through
+    let rec = JobRecord::from_register(
+        &"ns".into(),
+        1,
+        &[info(
+            PMIX_QUALIFIED_VALUE,
+            arr(vec![Info::new("pmix.qk", Value::Uint32(6)), qual2]),
+        )],
+        &"h".into(),
+    )
+    .unwrap();
+    let st = ingest(proc("ns", 0), mode, "ns", &rec.req_reply());
+    assert_eq!(
+        found(st.get(
+            &proc("ns", PMIX_RANK_WILDCARD),
+            b"pmix.qk",
+            &q(&[Info::new("q.color", s("red"))])
+        )),
+        Value::Uint32(6)
+    );
+}
+
+#[test]
+fn ingest_job_errors_change_nothing() {
+    let mode = BufferType::NonDesc;
+    let mut st = ingest(proc("testns", 1), mode, "testns", &captured_reply(mode));
+    let bad = vec![
+        kv(PMIX_JOB_SIZE, Value::Uint32(99)),
+        kv(PMIX_PROC_BLOB, Value::ByteObject(vec![0xff, 0xff])),
+    ];
+    assert!(st.ingest_job(mode, &"testns".into(), bad).is_err());
+    assert_eq!(st.job_size(&"testns".into()), Some(2));
+    let bad = vec![kv(PMIX_PROC_BLOB, Value::Uint32(1))];
+    assert_eq!(
+        st.ingest_job(mode, &"new".into(), bad).unwrap_err(),
+        crate::Error::TypeMismatch
+    );
+    assert!(!st.has_job(&"new".into()));
+    // the legacy map blob is ignored
+    st.ingest_job(
+        mode,
+        &"new".into(),
+        vec![kv(PMIX_MAP_BLOB, Value::ByteObject(vec![1]))],
+    )
+    .unwrap();
+    assert!(st.has_job(&"new".into()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Get qualifiers
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn get_quals_parse() {
+    let q = GetQuals::parse(&[
+        info(PMIX_OPTIONAL, Value::Undef),
+        flag(PMIX_IMMEDIATE),
+        info(PMIX_GET_REFRESH_CACHE, Value::Bool(false)),
+        info(PMIX_TIMEOUT, Value::Int(5)),
+        info(PMIX_DATA_SCOPE, Value::Scope(PMIX_REMOTE)),
+        flag(PMIX_NODE_INFO),
+        info(PMIX_NODEID, Value::Uint32(3)),
+        info(PMIX_HOSTNAME, s("later")),
+        flag(PMIX_APP_INFO),
+        flag(PMIX_GET_STATIC_VALUES),
+        Info::new("user.qual", Value::Int(1)),
+    ]);
+    assert!(q.optional && q.immediate && !q.refresh && q.static_values && !q.pointer_values);
+    assert_eq!(q.timeout, Some(std::time::Duration::from_secs(5)));
+    assert_eq!(q.scope, Some(PMIX_REMOTE));
+    assert_eq!(q.node, Some(NodeSel::Id(3)));
+    assert!(q.node_info && q.app_info && !q.session_info);
+    assert_eq!(q.app, Some(None));
+    assert_eq!(q.session, None);
+    assert_eq!(q.qualifiers, vec![Info::new("user.qual", Value::Int(1))]);
+
+    let q = GetQuals::parse(&[
+        flag(PMIX_SESSION_INFO),
+        info(PMIX_SESSION_ID, Value::Uint32(4)),
+        info(PMIX_APPNUM, Value::Uint32(2)),
+        info(PMIX_TIMEOUT, Value::Int(0)),
+    ]);
+    assert!(q.session_info);
+    assert_eq!(q.session, Some(4));
+    assert_eq!(q.app, Some(Some(2)));
+    assert!(!q.app_info);
+    assert_eq!(q.timeout, None);
+    assert_eq!(q.node, None);
+
+    let q = GetQuals::parse(&[flag(PMIX_NODE_INFO)]);
+    assert_eq!(q.node, Some(NodeSel::Own));
+    let q = GetQuals::parse(&[info(PMIX_HOSTNAME, s("h"))]);
+    assert_eq!(q.node, Some(NodeSel::Name("h".into())));
+    assert!(!q.node_info);
+    assert_eq!(GetQuals::parse(&[]), GetQuals::default());
+}
+
+// ---------------------------------------------------------------------------------------
+// Modex
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn modex_scopes() {
+    let mut m = ModexStore::new();
+    let p = proc("ns", 0);
+    assert!(!m.has(&p));
+    assert_eq!(m.kvals(&p, true), None);
+    // what a 4.2 client sends: LOCAL buffer (local + global values), REMOTE buffer
+    // (remote + global values)
+    m.commit(&p, PMIX_LOCAL, vec![kvs("l", s("L")), kvs("g", s("G"))]);
+    m.commit(&p, PMIX_REMOTE, vec![kvs("r", s("R")), kvs("g", s("G"))]);
+    assert!(m.has(&p));
+    let local: Vec<_> = m
+        .kvals(&p, true)
+        .unwrap()
+        .into_iter()
+        .map(|k| k.key)
+        .collect();
+    let remote: Vec<_> = m
+        .kvals(&p, false)
+        .unwrap()
+        .into_iter()
+        .map(|k| k.key)
+        .collect();
+    assert_eq!(local, vec![PStr::from("l"), PStr::from("g")]);
+    assert_eq!(remote, vec![PStr::from("r"), PStr::from("g")]);
+    // a REMOTE-only key is not visible to a local requester (protocol notes 2.4)
+    let q = proc("ns", 1);
+    m.commit(&q, PMIX_REMOTE, vec![kvs("only.remote", s("x"))]);
+    assert_eq!(m.kvals(&q, true), Some(vec![]));
+    assert_eq!(m.kvals(&q, false).unwrap().len(), 1);
+    // GLOBAL goes to both; a later commit replaces a value
+    m.commit(&q, PMIX_GLOBAL, vec![kvs("both", s("1"))]);
+    m.commit(&q, PMIX_GLOBAL, vec![kvs("both", s("2"))]);
+    assert_eq!(m.kvals(&q, true).unwrap(), vec![kvs("both", s("2"))]);
+    assert_eq!(m.kvals(&q, false).unwrap().len(), 2);
+    // a bare commit marks the process
+    let r = proc("ns", 2);
+    m.commit(&r, PMIX_SCOPE_UNDEF, vec![]);
+    assert!(m.has(&r));
+    assert_eq!(m.kvals(&r, true), Some(vec![]));
+    m.remove(&r);
+    assert!(!m.has(&r));
+    m.remove_nspace(&"ns".into());
+    assert!(!m.has(&p));
+}
+
+#[test]
+fn modex_contribution_round_trip() {
+    // two servers, each with its local procs
+    let mut a = ModexStore::new();
+    let mut b = ModexStore::new();
+    let (p0, p1, p2, p3) = (proc("ns", 0), proc("ns", 1), proc("ns", 2), proc("ns", 3));
+    a.commit(&p0, PMIX_LOCAL, vec![kvs("l0", s("local-only"))]);
+    a.commit(
+        &p0,
+        PMIX_REMOTE,
+        vec![kvs("ep", Value::ByteObject(vec![0, 1, 2]))],
+    );
+    a.commit(
+        &p1,
+        PMIX_GLOBAL,
+        vec![
+            kvs("ep", Value::ByteObject(vec![1])),
+            kvs("n", Value::Uint64(1 << 40)),
+        ],
+    );
+    b.commit(
+        &p2,
+        PMIX_GLOBAL,
+        vec![kvs("ep", Value::ByteObject(vec![2]))],
+    );
+    // p3 committed nothing at all
+    let mut blob = a.contribution(&[p0.clone(), p1.clone()]);
+    blob.extend(b.contribution(&[p2.clone(), p3.clone()]));
+
+    // a third server receives everything
+    let mut c = ModexStore::new();
+    c.absorb(&blob).unwrap();
+    for local in [true, false] {
+        assert_eq!(
+            c.kvals(&p0, local).unwrap(),
+            vec![kvs("ep", Value::ByteObject(vec![0, 1, 2]))]
+        );
+        assert_eq!(c.kvals(&p1, local).unwrap().len(), 2);
+        assert_eq!(
+            c.kvals(&p2, local).unwrap(),
+            vec![kvs("ep", Value::ByteObject(vec![2]))]
+        );
+        assert_eq!(c.kvals(&p3, local), Some(vec![]));
+    }
+    // server a absorbs the collected blob too: its own procs keep their local view
+    a.absorb(&blob).unwrap();
+    assert_eq!(
+        a.kvals(&p0, true).unwrap(),
+        vec![kvs("l0", s("local-only"))]
+    );
+    assert_eq!(
+        a.kvals(&p2, true).unwrap(),
+        vec![kvs("ep", Value::ByteObject(vec![2]))]
+    );
+    // an empty blob is an empty contribution
+    c.absorb(&[]).unwrap();
+    assert!(ModexStore::new().contribution(&[]).is_empty());
+    // truncated blobs are refused, and store nothing
+    let mut d = ModexStore::new();
+    assert!(d.absorb(&blob[..blob.len() - 1]).is_err());
+    assert!(!d.has(&p0));
+}
+
+// ---------------------------------------------------------------------------------------
+// Hostile input
+// ---------------------------------------------------------------------------------------
+
+fn valid_blobs() -> Vec<Vec<u8>> {
+    let mode = BufferType::NonDesc;
+    let rec =
+        JobRecord::from_register(&"other".into(), 2, &registration(true), &"n1".into()).unwrap();
+    let mut m = ModexStore::new();
+    m.commit(&proc("ns", 0), PMIX_GLOBAL, vec![kvs("k", s("v"))]);
+    vec![
+        captured_getnb_blob(),
+        blob_of(
+            mode,
+            &proc("other", PMIX_RANK_WILDCARD),
+            &rec.wildcard_kvals(),
+        ),
+        req_reply_bytes(mode, "testns", &captured_reply(mode)),
+        m.contribution(&[proc("ns", 0), proc("ns", 1)]),
+    ]
+}
+
+fn feed(bytes: &[u8]) {
+    for mode in MODES {
+        let mut st = ClientStore::new(proc("testns", 1));
+        let _ = st.ingest_blob(mode, bytes);
+        let _ = decode_rank_blob(mode, bytes);
+        // as KVALs, and as a REQ reply (an nspace, then KVALs)
+        let mut d = Decoder::new(mode, bytes);
+        let mut r = Decoder::new(mode, bytes);
+        let as_reply = r
+            .unpack(PMIX_STRING, 1)
+            .ok()
+            .and_then(|_| read_kvals(&mut r, false).ok());
+        for kvals in [read_kvals(&mut d, false).ok(), as_reply]
+            .into_iter()
+            .flatten()
+        {
+            let _ = st.ingest_job(mode, &"x".into(), kvals.clone());
+            for kv in &kvals {
+                let _ = st.get(&proc("x", PMIX_RANK_WILDCARD), kv.key.as_bytes(), &none());
+            }
+            let info: Vec<Info> = kvals
+                .into_iter()
+                .map(|k| Info::new(k.key, k.value))
+                .collect();
+            let _ = JobRecord::from_register(&"x".into(), 1, &info, &"h".into());
+        }
+        let _ = st.get(&proc("x", PMIX_RANK_UNDEF), b"pmix.lpeers", &none());
+        let _ = st.local_peers(&"x".into());
+    }
+    let _ = ModexStore::new().absorb(bytes);
+}
+
+proptest! {
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        feed(&bytes);
+    }
+
+    #[test]
+    fn damaged_blobs_never_panic(
+        which in 0usize..4,
+        edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8),
+        cut in any::<usize>(),
+    ) {
+        let mut b = valid_blobs().swap_remove(which);
+        for (pos, byte) in edits {
+            let n = b.len();
+            if n > 0 {
+                b[pos % n] = byte;
+            }
+        }
+        let n = b.len();
+        b.truncate(cut % (n + 1));
+        feed(&b);
+    }
+
+    #[test]
+    fn rank_lists_never_panic(text in "[0-9,\\- ]{0,40}") {
+        let _ = super::realm::parse_rank_list(text.as_bytes());
+    }
+}
+
+#[test]
+fn rank_lists() {
+    use super::realm::parse_rank_list;
+    assert_eq!(parse_rank_list(b"0,1,2"), Some(vec![0, 1, 2]));
+    assert_eq!(parse_rank_list(b"0-2,7"), Some(vec![0, 1, 2, 7]));
+    assert_eq!(parse_rank_list(b""), Some(vec![]));
+    assert_eq!(parse_rank_list(b"3-1"), None);
+    assert_eq!(parse_rank_list(b"x"), None);
+    assert_eq!(parse_rank_list(b"0-4294967295"), None);
+}
