@@ -1,0 +1,240 @@
+//! Event handlers of one process and the chain that runs them (PMIx Standard v5,
+//! chapter 7 "Event notification").
+//!
+//! Handlers registered for specific codes run before default handlers (registered with
+//! no codes). Within each group, a handler registered with `PMIX_EVENT_HDLR_FIRST` runs
+//! first and one with `PMIX_EVENT_HDLR_LAST` runs last; the rest run newest first, as in the
+//! reference (measured: of two handlers for one code, the later registration runs first).
+//! Each handler receives the results of the ones before it and passes the chain on by
+//! calling its `Next`; `PMIX_EVENT_ACTION_COMPLETE` stops the chain. A handler that never
+//! calls `Next` ends the chain for that event.
+//!
+//! No lock is held while a handler runs: the chain is a snapshot of the registry taken
+//! when the event arrives.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use pmix_sys::*;
+
+use crate::values::{Info, Proc};
+
+/// An event as delivered to handlers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    pub code: pmix_status_t,
+    pub source: Proc,
+    pub range: pmix_data_range_t,
+    pub info: Vec<Info>,
+}
+
+/// Continues the chain: the handler's status and the results it adds.
+pub struct Next(Box<dyn FnOnce(pmix_status_t, Vec<Info>) + Send>);
+
+impl std::fmt::Debug for Next {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Next")
+    }
+}
+
+impl Next {
+    /// Passes the chain on (or stops it with `PMIX_EVENT_ACTION_COMPLETE`).
+    pub fn call(self, status: pmix_status_t, results: Vec<Info>) {
+        (self.0)(status, results)
+    }
+}
+
+/// A handler: registration id, the event, the results so far, and the continuation.
+pub type Handler = Arc<dyn Fn(usize, &Event, &[Info], Next) + Send + Sync>;
+
+#[derive(Clone)]
+struct Entry {
+    id: usize,
+    codes: Vec<pmix_status_t>,
+    first: bool,
+    last: bool,
+    handler: Handler,
+}
+
+/// The handlers of one process.
+#[derive(Default)]
+pub struct Registry {
+    inner: Mutex<Inner>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Registry")
+    }
+}
+
+#[derive(Default)]
+struct Inner {
+    next_id: usize,
+    entries: Vec<Entry>,
+}
+
+fn flag(info: &[Info], key: &core::ffi::CStr) -> bool {
+    info.iter()
+        .any(|i| i.key.as_bytes() == key.to_bytes() && i.value.as_bool().unwrap_or(true))
+}
+
+impl Registry {
+    /// Registers `handler` for `codes` (empty: every code); returns its id.
+    pub fn register(&self, codes: &[pmix_status_t], info: &[Info], handler: Handler) -> usize {
+        let mut g = self.inner.lock();
+        let id = g.next_id;
+        g.next_id += 1;
+        g.entries.push(Entry {
+            id,
+            codes: codes.to_vec(),
+            first: flag(info, PMIX_EVENT_HDLR_FIRST)
+                || flag(info, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY),
+            last: flag(info, PMIX_EVENT_HDLR_LAST) || flag(info, PMIX_EVENT_HDLR_LAST_IN_CATEGORY),
+            handler,
+        });
+        id
+    }
+
+    /// Removes a handler; false when the id is unknown.
+    pub fn deregister(&self, id: usize) -> bool {
+        let mut g = self.inner.lock();
+        let before = g.entries.len();
+        g.entries.retain(|e| e.id != id);
+        g.entries.len() != before
+    }
+
+    /// The codes of a handler (empty for a default handler), if it exists.
+    pub fn codes_of(&self, id: usize) -> Option<Vec<pmix_status_t>> {
+        self.inner
+            .lock()
+            .entries
+            .iter()
+            .find(|e| e.id == id)
+            .map(|e| e.codes.clone())
+    }
+
+    /// Whether any handler would see `code`.
+    pub fn wants(&self, code: pmix_status_t) -> bool {
+        self.inner
+            .lock()
+            .entries
+            .iter()
+            .any(|e| e.codes.is_empty() || e.codes.contains(&code))
+    }
+
+    fn chain(&self, ev: &Event) -> Vec<Entry> {
+        let non_default = flag(&ev.info, PMIX_EVENT_NON_DEFAULT);
+        let g = self.inner.lock();
+        let mut specific: Vec<Entry> = g
+            .entries
+            .iter()
+            .filter(|e| e.codes.contains(&ev.code))
+            .cloned()
+            .collect();
+        let mut default: Vec<Entry> = if non_default {
+            Vec::new()
+        } else {
+            g.entries
+                .iter()
+                .filter(|e| e.codes.is_empty())
+                .cloned()
+                .collect()
+        };
+        drop(g);
+        let order = |v: &mut Vec<Entry>| {
+            v.reverse();
+            v.sort_by_key(|e| {
+                if e.first {
+                    0
+                } else if e.last {
+                    2
+                } else {
+                    1
+                }
+            });
+        };
+        order(&mut specific);
+        order(&mut default);
+        specific.extend(default);
+        specific
+    }
+
+    /// Runs the chain for `ev` on the calling thread (handlers may continue it from any
+    /// thread). `done` runs once at the end of the chain with the accumulated results,
+    /// or never if a handler drops its `Next`.
+    pub fn deliver(&self, ev: Event, done: Option<Box<dyn FnOnce(pmix_status_t) + Send>>) {
+        let chain = self.chain(&ev);
+        run(Arc::new(chain), 0, Arc::new(ev), Vec::new(), done);
+    }
+}
+
+fn run(
+    chain: Arc<Vec<Entry>>,
+    i: usize,
+    ev: Arc<Event>,
+    results: Vec<Info>,
+    done: Option<Box<dyn FnOnce(pmix_status_t) + Send>>,
+) {
+    let Some(e) = chain.get(i).cloned() else {
+        if let Some(d) = done {
+            d(PMIX_SUCCESS);
+        }
+        return;
+    };
+    let (c2, ev2, prior) = (chain.clone(), ev.clone(), results.clone());
+    let next = Next(Box::new(move |status, mut more: Vec<Info>| {
+        let mut results = prior;
+        results.append(&mut more);
+        if status == PMIX_EVENT_ACTION_COMPLETE {
+            if let Some(d) = done {
+                d(status);
+            }
+        } else {
+            run(c2, i + 1, ev2, results, done);
+        }
+    }));
+    (e.handler)(e.id, &ev, &results, next);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specific_before_default_first_last_and_action_complete() {
+        let reg = Registry::default();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mk = |name: &'static str, status: pmix_status_t| -> Handler {
+            let log = log.clone();
+            Arc::new(move |_, _, _, next: Next| {
+                log.lock().push(name);
+                next.call(status, vec![]);
+            })
+        };
+        reg.register(&[], &[], mk("default", PMIX_SUCCESS));
+        reg.register(&[-1000], &[], mk("a", PMIX_SUCCESS));
+        let first = Info::new(
+            PMIX_EVENT_HDLR_FIRST.to_bytes(),
+            crate::values::Value::Bool(true),
+        );
+        reg.register(&[-1000], &[first], mk("first", PMIX_SUCCESS));
+        let ev = Event {
+            code: -1000,
+            source: Proc::new("ns", 0),
+            range: PMIX_RANGE_NAMESPACE,
+            info: vec![],
+        };
+        reg.deliver(ev.clone(), None);
+        assert_eq!(*log.lock(), ["first", "a", "default"]);
+        log.lock().clear();
+        let stop = reg.register(&[-1000], &[], mk("stop", PMIX_EVENT_ACTION_COMPLETE));
+        reg.deliver(ev.clone(), None);
+        assert_eq!(*log.lock(), ["first", "stop"]);
+        assert!(reg.deregister(stop));
+        assert!(!reg.deregister(stop));
+        log.lock().clear();
+        reg.deliver(Event { code: -5, ..ev }, None);
+        assert_eq!(*log.lock(), ["default"]);
+    }
+}
