@@ -8,14 +8,20 @@
 #![forbid(unsafe_code)]
 
 pub mod attrs;
+pub mod client;
 pub mod codec;
+pub mod datastore;
 pub mod error;
+pub mod events;
+pub mod host;
 pub mod print;
 pub mod progress;
 pub mod regex;
 pub mod requester;
+pub mod server;
 pub mod topology;
 pub mod values;
+pub mod wire;
 
 pub use error::{Error, Result};
 pub use values::*;

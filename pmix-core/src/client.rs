@@ -1,0 +1,1091 @@
+//! The client role: one connection to the local server, the datastore of what this process
+//! knows, and every client request of the protocol (section 2).
+//!
+//! Threads: API calls run on the caller's thread. `get` of data held locally is answered
+//! there from the datastore (a read lock, no hop to the progress thread). Everything that
+//! talks to the server goes through the [`Requester`] on the progress thread; blocking calls
+//! wait for their reply there, and refuse (`WouldBlock`) when made on the progress thread
+//! itself (from inside a callback). Callbacks of non-blocking calls and event handlers run on
+//! the progress thread with no lock of ours held.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use parking_lot::{Mutex, RwLock};
+use pmix_sys::*;
+
+use crate::codec::BufferType;
+use crate::datastore::{ClientStore, GetQuals, Lookup};
+use crate::events::{Event, Registry};
+use crate::progress::{Progress, Reactor};
+use crate::requester::{Reply, Requester};
+use crate::values::{App, Info, Kval, PStr, Pdata, Proc, Query, Value};
+use crate::wire::msg::{Pack, Unpack};
+use crate::wire::{Hello, PeerKind, ServerUri, cmd, handshake};
+use crate::{Error, Result};
+
+/// How long `finalize` waits for the server's answer (the reference's 2 s).
+const FINALIZE_WAIT: Duration = Duration::from_secs(2);
+/// How much longer than `PMIX_TIMEOUT` a client waits for the server's own answer: the
+/// server (or its host) applies the timeout and answers as the reference does; the client's
+/// limit only covers a server that ignores it.
+const TIMEOUT_GRACE: Duration = Duration::from_secs(1);
+/// How long the handshake may take.
+const HANDSHAKE_WAIT: Duration = Duration::from_secs(30);
+
+/// Callback of a non-blocking request: runs on the progress thread.
+pub type Done<T> = Box<dyn FnOnce(Result<T>) + Send>;
+
+/// Where a client finds its server, from the environment `PMIx_server_setup_fork` made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientEnv {
+    pub me: Proc,
+    pub uri: ServerUri,
+    pub mode: BufferType,
+}
+
+impl ClientEnv {
+    /// Reads the environment: `None` when no namespace is set (a singleton), an error when
+    /// it is set but incomplete.
+    pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Option<ClientEnv>> {
+        let Some(ns) = get("PMIX_NAMESPACE") else {
+            return Ok(None);
+        };
+        let rank: u32 = get("PMIX_RANK")
+            .ok_or(Error::BadParam)?
+            .trim()
+            .parse()
+            .map_err(|_| Error::BadParam)?;
+        let uri = crate::wire::uri::URI_VARS
+            .iter()
+            .find_map(|v| get(v))
+            .ok_or(Error::Unreach)?;
+        Ok(Some(ClientEnv {
+            me: Proc::new(ns, rank),
+            uri: ServerUri::parse(&uri)?,
+            mode: BufferType::from_env_value(
+                get(crate::codec::BUFFER_TYPE_ENV)
+                    .as_deref()
+                    .map(str::as_bytes),
+            ),
+        }))
+    }
+}
+
+/// An initialized client.
+pub struct Client {
+    pub me: Proc,
+    pub server: Proc,
+    mode: BufferType,
+    conn: Option<Requester>,
+    store: Arc<RwLock<ClientStore>>,
+    puts: Mutex<Vec<(pmix_scope_t, Kval)>>,
+    pub events: Arc<Registry>,
+    finalized: AtomicBool,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("me", &self.me).finish()
+    }
+}
+
+fn key_is(i: &Info, k: &core::ffi::CStr) -> bool {
+    i.key.as_bytes() == k.to_bytes()
+}
+
+fn hostname() -> PStr {
+    if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
+        return PStr::from(h);
+    }
+    let h = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let h = h.trim();
+    PStr::from(h.split('.').next().unwrap_or(h))
+}
+
+/// Connects and performs the client handshake; returns the socket.
+fn handshake(env: &ClientEnv) -> Result<TcpStream> {
+    let mut s =
+        TcpStream::connect_timeout(&env.uri.addr, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
+    s.set_read_timeout(Some(HANDSHAKE_WAIT)).ok();
+    s.set_nodelay(true).ok();
+    let (uid, gid) = crate::wire::own_ids();
+    let hello = Hello {
+        psec: "native".into(),
+        cred: handshake::native_cred(uid, gid),
+        kind: PeerKind::SimpleClient,
+        uid,
+        gid,
+        id: Some(env.me.clone()),
+        version: crate::wire::VERSION.into(),
+        bfrops: "v41".into(),
+        buffer_type: env.mode,
+        gds: "hash".into(),
+        info: Vec::new(),
+    };
+    s.write_all(&hello.encode()).map_err(|_| Error::Unreach)?;
+    let mut st = [0u8; 4];
+    s.read_exact(&mut st).map_err(|_| Error::Unreach)?;
+    let status = i32::from_be_bytes(st);
+    if status != PMIX_SUCCESS {
+        return Err(Error::from_status(status).unwrap_or(Error::Unreach));
+    }
+    let mut idx = [0u8; 4];
+    s.read_exact(&mut idx).map_err(|_| Error::Unreach)?;
+    s.set_read_timeout(None).ok();
+    Ok(s)
+}
+
+fn status_result(s: pmix_status_t) -> Result<()> {
+    match s {
+        PMIX_SUCCESS | PMIX_OPERATION_SUCCEEDED => Ok(()),
+        e => Err(Error::from_status(e).unwrap_or(Error::Status(e))),
+    }
+}
+
+/// Reads a reply that is a status followed by `SIZE n` and n infos (query, job control,
+/// ...). The infos may be absent after an error.
+fn status_infos(mode: BufferType, reply: &[u8]) -> Result<(pmix_status_t, Vec<Info>)> {
+    if reply.is_empty() {
+        return Err(Error::Unreach);
+    }
+    let mut u = Unpack::new(mode, reply);
+    let st = u.status()?;
+    let infos = if u.at_end() {
+        Vec::new()
+    } else {
+        u.infos().unwrap_or_default()
+    };
+    Ok((st, infos))
+}
+
+impl Client {
+    /// Connects to the server named by `env`, or sets up a singleton when `env` is `None`.
+    pub fn connect(env: Option<ClientEnv>) -> Result<Client> {
+        let Some(env) = env else {
+            return Ok(Client::singleton());
+        };
+        let sock = handshake(&env)?;
+        let progress = Arc::new(Progress::start("pmix-progress")?);
+        let conn = Requester::start(
+            progress,
+            sock,
+            Box::new(crate::wire::WireFraming::default()),
+            crate::wire::peer_frame,
+        )?;
+        let events = Arc::new(Registry::default());
+        let store = Arc::new(RwLock::new(ClientStore::new(env.me.clone())));
+        let client = Client {
+            me: env.me.clone(),
+            server: Proc::new(env.uri.nspace.clone(), env.uri.rank),
+            mode: env.mode,
+            conn: Some(conn),
+            store,
+            puts: Mutex::new(Vec::new()),
+            events,
+            finalized: AtomicBool::new(false),
+        };
+        client.install_event_receiver();
+        // The job data.
+        let reply = client.request(Pack::cmd(env.mode, cmd::REQ).into_bytes(), None)?;
+        let mut u = Unpack::new(env.mode, &reply);
+        // A reply that is only a status is an error from the server.
+        let ns = match u.string() {
+            Ok(Some(ns)) => ns,
+            _ => {
+                let mut u = Unpack::new(env.mode, &reply);
+                return Err(u
+                    .status()
+                    .ok()
+                    .and_then(Error::from_status)
+                    .unwrap_or(Error::UnpackFailure));
+            }
+        };
+        if ns != client.me.nspace {
+            return Err(Error::UnpackFailure);
+        }
+        let kvals = u.kvals_to_end()?;
+        client.store.write().ingest_job(env.mode, &ns, kvals)?;
+        Ok(client)
+    }
+
+    /// A process without a server: it knows only itself.
+    fn singleton() -> Client {
+        let host = hostname();
+        let me = Proc::new(format!("singleton.{}.{}", host, std::process::id()), 0);
+        let mut store = ClientStore::new(me.clone());
+        let kv = |k: &core::ffi::CStr, v: Value| Kval {
+            key: PStr::from(k.to_bytes()),
+            value: v,
+        };
+        let job = vec![
+            kv(PMIX_JOB_SIZE, Value::Uint32(1)),
+            kv(PMIX_UNIV_SIZE, Value::Uint32(1)),
+            kv(PMIX_MAX_PROCS, Value::Uint32(1)),
+            kv(PMIX_LOCAL_SIZE, Value::Uint32(1)),
+            kv(PMIX_NODE_SIZE, Value::Uint32(1)),
+            kv(PMIX_LOCAL_PEERS, Value::String(Some("0".into()))),
+            kv(PMIX_LOCALLDR, Value::ProcRank(0)),
+            kv(PMIX_NUM_NODES, Value::Uint32(1)),
+            kv(PMIX_NODE_LIST, Value::String(Some(host.clone()))),
+            kv(PMIX_HOSTNAME, Value::String(Some(host))),
+            kv(PMIX_NODEID, Value::Uint32(0)),
+            kv(PMIX_APPNUM, Value::Uint32(0)),
+            kv(PMIX_JOBID, Value::String(Some(me.nspace.clone()))),
+        ];
+        let _ = store.ingest_job(BufferType::NonDesc, &me.nspace.clone(), job);
+        for (k, v) in [
+            (PMIX_RANK, Value::ProcRank(0)),
+            (PMIX_LOCAL_RANK, Value::Uint16(0)),
+            (PMIX_NODE_RANK, Value::Uint16(0)),
+            (PMIX_APP_RANK, Value::ProcRank(0)),
+            (PMIX_GLOBAL_RANK, Value::ProcRank(0)),
+            (PMIX_PROCID, Value::Proc(me.clone())),
+        ] {
+            store.store(&me, PStr::from(k.to_bytes()), v);
+        }
+        Client {
+            server: Proc::new("", PMIX_RANK_UNDEF),
+            me,
+            mode: BufferType::NonDesc,
+            conn: None,
+            store: Arc::new(RwLock::new(store)),
+            puts: Mutex::new(Vec::new()),
+            events: Arc::new(Registry::default()),
+            finalized: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the process runs without a server.
+    pub fn is_singleton(&self) -> bool {
+        self.conn.is_none()
+    }
+
+    /// Whether the connection to the server is up.
+    pub fn connected(&self) -> bool {
+        self.conn.as_ref().is_some_and(Requester::connected)
+    }
+
+    fn conn(&self) -> Result<&Requester> {
+        self.conn.as_ref().ok_or(Error::Unreach)
+    }
+
+    fn request(&self, payload: Vec<u8>, timeout: Option<Duration>) -> Result<Vec<u8>> {
+        let reply = self.conn()?.request(payload, timeout)?;
+        if reply.is_empty() {
+            return Err(Error::Unreach);
+        }
+        Ok(reply)
+    }
+
+    fn request_nb(
+        &self,
+        payload: Vec<u8>,
+        done: impl FnOnce(Reply) + Send + 'static,
+    ) -> Result<()> {
+        self.conn()?.request_nb(
+            payload,
+            Box::new(move |_r: &mut Reactor, reply: Reply| {
+                done(reply.and_then(|b| {
+                    if b.is_empty() {
+                        Err(Error::Unreach)
+                    } else {
+                        Ok(b)
+                    }
+                }))
+            }),
+        )
+    }
+
+    /// Runs `f` on the progress thread (or now, for a singleton without one).
+    pub fn post(&self, f: impl FnOnce() + Send + 'static) -> Result<()> {
+        match &self.conn {
+            Some(c) => c.progress().post(move |_| f()),
+            None => {
+                f();
+                Ok(())
+            }
+        }
+    }
+
+    fn install_event_receiver(&self) {
+        let Some(conn) = &self.conn else { return };
+        let events = self.events.clone();
+        let mode = self.mode;
+        conn.on_unsolicited(Box::new(move |_r, msg| {
+            if msg.tag != crate::wire::TAG_NOTIFY {
+                return;
+            }
+            let mut u = Unpack::new(mode, &msg.payload);
+            let parsed = (|| -> Result<Event> {
+                if u.cmd()? != cmd::NOTIFY {
+                    return Err(Error::UnpackFailure);
+                }
+                let code = u.status()?;
+                let source = u.proc()?;
+                let info = u.infos()?;
+                let range = u.range().unwrap_or(PMIX_RANGE_UNDEF);
+                Ok(Event {
+                    code,
+                    source,
+                    range,
+                    info,
+                })
+            })();
+            if let Ok(ev) = parsed {
+                events.deliver(ev, None);
+            }
+        }));
+        let events = self.events.clone();
+        let me = self.me.clone();
+        let server = self.server.clone();
+        let _ = me;
+        conn.on_lost(move |_r, _why| {
+            events.deliver(
+                Event {
+                    code: PMIX_ERR_LOST_CONNECTION,
+                    source: server,
+                    range: PMIX_RANGE_PROC_LOCAL,
+                    info: Vec::new(),
+                },
+                None,
+            );
+        });
+    }
+
+    // ---- data -------------------------------------------------------------------------
+
+    /// `PMIx_Put`: kept locally (visible to this process's own `get` at once) until
+    /// `commit` sends it.
+    pub fn put(&self, scope: pmix_scope_t, key: PStr, value: Value) -> Result<()> {
+        if key.is_empty() || key.len() > crate::codec::MAX_KEY_LEN {
+            return Err(Error::BadParam);
+        }
+        self.store
+            .write()
+            .store(&self.me, key.clone(), value.clone());
+        self.puts.lock().push((scope, Kval { key, value }));
+        Ok(())
+    }
+
+    /// `PMIx_Store_internal`.
+    pub fn store_internal(&self, proc: &Proc, key: PStr, value: Value) -> Result<()> {
+        self.store.write().store(proc, key, value);
+        Ok(())
+    }
+
+    /// The COMMIT request: LOCAL+GLOBAL values for local peers, REMOTE+GLOBAL for remote
+    /// ones (the reference sends GLOBAL values in both buffers; section 2.4).
+    fn commit_payload(&self) -> Vec<u8> {
+        let puts = std::mem::take(&mut *self.puts.lock());
+        let mut p = Pack::cmd(self.mode, cmd::COMMIT);
+        for (scope, want) in [
+            (PMIX_LOCAL, [PMIX_LOCAL, PMIX_GLOBAL]),
+            (PMIX_REMOTE, [PMIX_REMOTE, PMIX_GLOBAL]),
+        ] {
+            let mut inner = Pack::new(self.mode);
+            let mut any = false;
+            for (s, kv) in &puts {
+                let s = if *s == PMIX_SCOPE_UNDEF {
+                    PMIX_GLOBAL
+                } else {
+                    *s
+                };
+                if want.contains(&s) {
+                    inner.kval(kv);
+                    any = true;
+                }
+            }
+            if any {
+                p.one(PMIX_SCOPE, Value::Scope(scope));
+                p.buffer(self.mode, &inner.into_bytes());
+            }
+        }
+        p.into_bytes()
+    }
+
+    /// `PMIx_Commit`.
+    pub fn commit(&self) -> Result<()> {
+        if self.is_singleton() {
+            self.puts.lock().clear();
+            return Ok(());
+        }
+        let reply = self.request(self.commit_payload(), None)?;
+        status_result(Unpack::new(self.mode, &reply).status()?)
+    }
+
+    fn fence_payload(&self, procs: &[Proc], info: &[Info]) -> Vec<u8> {
+        let procs = if procs.is_empty() {
+            vec![Proc::new(self.me.nspace.clone(), PMIX_RANK_WILDCARD)]
+        } else {
+            procs.to_vec()
+        };
+        let mut p = Pack::cmd(self.mode, cmd::FENCENB);
+        p.procs_always(&procs).infos(info);
+        p.into_bytes()
+    }
+
+    fn timeout_of(info: &[Info]) -> Option<Duration> {
+        info.iter()
+            .find(|i| key_is(i, PMIX_TIMEOUT))
+            .and_then(|i| i.value.as_u64())
+            .filter(|&t| t > 0)
+            .map(|t| Duration::from_secs(t) + TIMEOUT_GRACE)
+    }
+
+    /// `PMIx_Fence`.
+    pub fn fence(&self, procs: &[Proc], info: &[Info]) -> Result<()> {
+        if self.is_singleton() {
+            return Ok(());
+        }
+        let reply = self.request(self.fence_payload(procs, info), Self::timeout_of(info))?;
+        status_result(Unpack::new(self.mode, &reply).status()?)
+    }
+
+    /// `PMIx_Fence_nb`.
+    pub fn fence_nb(&self, procs: &[Proc], info: &[Info], done: Done<()>) -> Result<()> {
+        if self.is_singleton() {
+            return self.post(move || done(Ok(())));
+        }
+        let mode = self.mode;
+        self.request_nb(self.fence_payload(procs, info), move |r| {
+            done(r.and_then(|b| status_result(Unpack::new(mode, &b).status()?)))
+        })
+    }
+
+    /// Looks `key` up in what this process holds.
+    fn lookup_local(&self, proc: &Proc, key: &[u8], q: &GetQuals) -> Lookup {
+        self.store.read().get(proc, key, q)
+    }
+
+    fn getnb_payload(&self, proc: &Proc, key: &[u8], info: &[Info], reserved_own: bool) -> Vec<u8> {
+        let mut info = info.to_vec();
+        if reserved_own && !info.iter().any(|i| key_is(i, PMIX_IMMEDIATE)) {
+            info.push(Info::new(PMIX_IMMEDIATE.to_bytes(), Value::Bool(true)));
+        }
+        let mut p = Pack::cmd(self.mode, cmd::GETNB);
+        p.string(Some(proc.nspace.as_bytes()))
+            .rank(proc.rank)
+            .infos(&info)
+            .string(Some(key));
+        p.into_bytes()
+    }
+
+    fn ingest_get_reply(mode: BufferType, store: &RwLock<ClientStore>, reply: &[u8]) -> Result<()> {
+        let mut u = Unpack::new(mode, reply);
+        status_result(u.status()?)?;
+        let mut blobs = Vec::new();
+        while !u.at_end() {
+            blobs.push(u.bytes()?);
+        }
+        let mut s = store.write();
+        for b in blobs {
+            s.ingest_blob(mode, &b)?;
+        }
+        Ok(())
+    }
+
+    fn normalize(&self, proc: &Proc) -> Proc {
+        let mut p = proc.clone();
+        if p.nspace.is_empty() {
+            p.nspace = self.me.nspace.clone();
+        }
+        p
+    }
+
+    /// `PMIx_Get`: local data on the caller's thread; otherwise one GETNB to the server.
+    pub fn get(&self, proc: &Proc, key: &[u8], info: &[Info]) -> Result<Value> {
+        let proc = self.normalize(proc);
+        let q = GetQuals::parse(info);
+        match self.lookup_local(&proc, key, &q) {
+            Lookup::Found(v) => return Ok(v),
+            Lookup::NotFound => return Err(Error::NotFound),
+            Lookup::Missing => {}
+        }
+        if q.optional || self.conn.is_none() {
+            return Err(Error::NotFound);
+        }
+        let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
+        let payload = self.getnb_payload(&proc, key, info, reserved_own);
+        let reply = self.request(payload, q.timeout.map(|t| t + TIMEOUT_GRACE))?;
+        Self::ingest_get_reply(self.mode, &self.store, &reply)?;
+        let q2 = GetQuals {
+            refresh: false,
+            ..q
+        };
+        match self.lookup_local(&proc, key, &q2) {
+            Lookup::Found(v) => Ok(v),
+            _ => Err(Error::NotFound),
+        }
+    }
+
+    /// `PMIx_Get_nb`: `done` runs on the progress thread.
+    pub fn get_nb(&self, proc: &Proc, key: &[u8], info: &[Info], done: Done<Value>) -> Result<()> {
+        let proc = self.normalize(proc);
+        let q = GetQuals::parse(info);
+        match self.lookup_local(&proc, key, &q) {
+            Lookup::Found(v) => return self.post(move || done(Ok(v))),
+            Lookup::NotFound => return self.post(move || done(Err(Error::NotFound))),
+            Lookup::Missing => {}
+        }
+        if q.optional || self.conn.is_none() {
+            return self.post(move || done(Err(Error::NotFound)));
+        }
+        let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
+        let payload = self.getnb_payload(&proc, key, info, reserved_own);
+        let (mode, store, key) = (self.mode, self.store.clone(), key.to_vec());
+        self.request_nb(payload, move |r| {
+            let res = r
+                .and_then(|b| Self::ingest_get_reply(mode, &store, &b))
+                .and_then(|()| {
+                    let q2 = GetQuals {
+                        refresh: false,
+                        ..q
+                    };
+                    match store.read().get(&proc, &key, &q2) {
+                        Lookup::Found(v) => Ok(v),
+                        _ => Err(Error::NotFound),
+                    }
+                });
+            done(res)
+        })
+    }
+
+    // ---- publish / lookup -----------------------------------------------------------
+
+    fn publish_payload(&self, info: &[Info]) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, cmd::PUBLISHNB);
+        p.u32(crate::wire::own_ids().0).infos(info);
+        p.into_bytes()
+    }
+
+    fn keys_payload(&self, c: u8, keys: &[Vec<u8>], info: &[Info]) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, c);
+        p.u32(crate::wire::own_ids().0).size(keys.len());
+        for k in keys {
+            p.string(Some(k));
+        }
+        p.infos(info);
+        p.into_bytes()
+    }
+
+    /// A request answered by a status alone, blocking.
+    fn status_request(&self, payload: Vec<u8>, timeout: Option<Duration>) -> Result<()> {
+        let reply = self.request(payload, timeout)?;
+        status_result(Unpack::new(self.mode, &reply).status()?)
+    }
+
+    /// A request answered by a status alone, non-blocking.
+    fn status_request_nb(&self, payload: Vec<u8>, done: Done<()>) -> Result<()> {
+        let mode = self.mode;
+        self.request_nb(payload, move |r| {
+            done(r.and_then(|b| status_result(Unpack::new(mode, &b).status()?)))
+        })
+    }
+
+    /// A request answered by a status and infos, blocking.
+    fn infos_request(
+        &self,
+        payload: Vec<u8>,
+        timeout: Option<Duration>,
+    ) -> Result<(pmix_status_t, Vec<Info>)> {
+        let reply = self.request(payload, timeout)?;
+        status_infos(self.mode, &reply)
+    }
+
+    /// A request answered by a status and infos, non-blocking.
+    fn infos_request_nb(
+        &self,
+        payload: Vec<u8>,
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        let mode = self.mode;
+        self.request_nb(payload, move |r| {
+            done(r.and_then(|b| status_infos(mode, &b)))
+        })
+    }
+
+    pub fn publish(&self, info: &[Info]) -> Result<()> {
+        self.status_request(self.publish_payload(info), Self::timeout_of(info))
+    }
+    pub fn publish_nb(&self, info: &[Info], done: Done<()>) -> Result<()> {
+        self.status_request_nb(self.publish_payload(info), done)
+    }
+
+    fn parse_lookup(mode: BufferType, b: &[u8]) -> Result<Vec<Pdata>> {
+        let mut u = Unpack::new(mode, b);
+        status_result(u.status()?)?;
+        if u.at_end() {
+            return Ok(Vec::new());
+        }
+        u.pdata()
+    }
+
+    pub fn lookup(&self, keys: &[Vec<u8>], info: &[Info]) -> Result<Vec<Pdata>> {
+        let reply = self.request(
+            self.keys_payload(cmd::LOOKUPNB, keys, info),
+            Self::timeout_of(info),
+        )?;
+        Self::parse_lookup(self.mode, &reply)
+    }
+    pub fn lookup_nb(&self, keys: &[Vec<u8>], info: &[Info], done: Done<Vec<Pdata>>) -> Result<()> {
+        let mode = self.mode;
+        self.request_nb(self.keys_payload(cmd::LOOKUPNB, keys, info), move |r| {
+            done(r.and_then(|b| Self::parse_lookup(mode, &b)))
+        })
+    }
+    pub fn unpublish(&self, keys: &[Vec<u8>], info: &[Info]) -> Result<()> {
+        self.status_request(
+            self.keys_payload(cmd::UNPUBLISHNB, keys, info),
+            Self::timeout_of(info),
+        )
+    }
+    pub fn unpublish_nb(&self, keys: &[Vec<u8>], info: &[Info], done: Done<()>) -> Result<()> {
+        self.status_request_nb(self.keys_payload(cmd::UNPUBLISHNB, keys, info), done)
+    }
+
+    // ---- jobs -----------------------------------------------------------------------
+
+    fn spawn_payload(&self, job_info: &[Info], apps: &[App]) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, cmd::SPAWNNB);
+        p.infos(job_info).apps(apps);
+        p.into_bytes()
+    }
+
+    fn parse_spawn(mode: BufferType, store: &RwLock<ClientStore>, b: &[u8]) -> Result<PStr> {
+        let mut u = Unpack::new(mode, b);
+        let st = u.status()?;
+        let ns = if u.at_end() { None } else { u.string()? };
+        status_result(st)?;
+        let ns = ns.ok_or(Error::UnpackFailure)?;
+        let kvals = u.kvals_to_end().unwrap_or_default();
+        if !kvals.is_empty() {
+            let _ = store.write().ingest_job(mode, &ns, kvals);
+        }
+        Ok(ns)
+    }
+
+    pub fn spawn(&self, job_info: &[Info], apps: &[App]) -> Result<PStr> {
+        let reply = self.request(
+            self.spawn_payload(job_info, apps),
+            Self::timeout_of(job_info),
+        )?;
+        Self::parse_spawn(self.mode, &self.store, &reply)
+    }
+    pub fn spawn_nb(&self, job_info: &[Info], apps: &[App], done: Done<PStr>) -> Result<()> {
+        let (mode, store) = (self.mode, self.store.clone());
+        self.request_nb(self.spawn_payload(job_info, apps), move |r| {
+            done(r.and_then(|b| Self::parse_spawn(mode, &store, &b)))
+        })
+    }
+
+    fn procs_payload(&self, c: u8, procs: &[Proc], info: &[Info]) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, c);
+        p.procs_always(procs).infos(info);
+        p.into_bytes()
+    }
+
+    fn parse_connect(mode: BufferType, store: &RwLock<ClientStore>, b: &[u8]) -> Result<()> {
+        let mut u = Unpack::new(mode, b);
+        status_result(u.status()?)?;
+        while !u.at_end() {
+            let blob = u.bytes()?;
+            let mut bu = Unpack::new(mode, &blob);
+            if let Some(ns) = bu.string()? {
+                let kvals = bu.kvals_to_end()?;
+                store.write().ingest_job(mode, &ns, kvals)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn connect_procs(&self, procs: &[Proc], info: &[Info]) -> Result<()> {
+        let reply = self.request(
+            self.procs_payload(cmd::CONNECTNB, procs, info),
+            Self::timeout_of(info),
+        )?;
+        Self::parse_connect(self.mode, &self.store, &reply)
+    }
+    pub fn connect_procs_nb(&self, procs: &[Proc], info: &[Info], done: Done<()>) -> Result<()> {
+        let (mode, store) = (self.mode, self.store.clone());
+        self.request_nb(self.procs_payload(cmd::CONNECTNB, procs, info), move |r| {
+            done(r.and_then(|b| Self::parse_connect(mode, &store, &b)))
+        })
+    }
+    pub fn disconnect_procs(&self, procs: &[Proc], info: &[Info]) -> Result<()> {
+        self.status_request(
+            self.procs_payload(cmd::DISCONNECTNB, procs, info),
+            Self::timeout_of(info),
+        )
+    }
+    pub fn disconnect_procs_nb(&self, procs: &[Proc], info: &[Info], done: Done<()>) -> Result<()> {
+        self.status_request_nb(self.procs_payload(cmd::DISCONNECTNB, procs, info), done)
+    }
+
+    /// `PMIx_Abort`: tells the server and waits for its answer (the host usually kills us).
+    pub fn abort(&self, status: i32, msg: Option<&[u8]>, procs: &[Proc]) -> Result<()> {
+        if self.is_singleton() {
+            return Ok(());
+        }
+        let mut p = Pack::cmd(self.mode, cmd::ABORT);
+        p.status(status).string(msg).procs(procs);
+        let _ = self.request(p.into_bytes(), None)?;
+        Ok(())
+    }
+
+    // ---- events ---------------------------------------------------------------------
+
+    fn regevents_payload(&self, codes: &[pmix_status_t], info: &[Info]) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, cmd::REGEVENTS);
+        p.size(codes.len())
+            .many(
+                PMIX_STATUS,
+                codes.iter().map(|&c| Value::Status(c)).collect(),
+            )
+            .infos(info);
+        p.into_bytes()
+    }
+
+    /// Tells the server which codes this process wants (`PMIx_Register_event_handler`).
+    /// `done` runs on the progress thread.
+    pub fn register_events_nb(
+        &self,
+        codes: &[pmix_status_t],
+        info: &[Info],
+        done: Done<()>,
+    ) -> Result<()> {
+        if self.is_singleton() {
+            return self.post(move || done(Ok(())));
+        }
+        self.status_request_nb(self.regevents_payload(codes, info), done)
+    }
+
+    /// Tells the server a handler for `codes` is gone (no reply; section 2.1).
+    pub fn deregister_events(&self, codes: &[pmix_status_t]) -> Result<()> {
+        let Some(conn) = &self.conn else {
+            return Ok(());
+        };
+        let mut p = Pack::cmd(self.mode, cmd::DEREGEVENTS);
+        if codes.is_empty() {
+            p.status(cmd::DEFAULT_HANDLER_CODE);
+        }
+        for &c in codes {
+            p.status(c);
+        }
+        let payload = p.into_bytes();
+        conn.post(move |r, req| {
+            let _ = req.send_oneway(r, next_oneway_tag(), &payload);
+        })
+    }
+
+    fn notify_payload(
+        &self,
+        code: pmix_status_t,
+        range: pmix_data_range_t,
+        info: &[Info],
+    ) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, cmd::NOTIFY);
+        p.status(code).range(range).infos(info);
+        p.into_bytes()
+    }
+
+    /// `PMIx_Notify_event` from this process: local handlers see it when the range is
+    /// `PMIX_RANGE_PROC_LOCAL`; otherwise the server relays it.
+    pub fn notify_nb(
+        &self,
+        code: pmix_status_t,
+        source: Option<Proc>,
+        range: pmix_data_range_t,
+        info: &[Info],
+        done: Done<()>,
+    ) -> Result<()> {
+        if range == PMIX_RANGE_PROC_LOCAL || self.is_singleton() {
+            let ev = Event {
+                code,
+                source: source.unwrap_or_else(|| self.me.clone()),
+                range,
+                info: info.to_vec(),
+            };
+            let events = self.events.clone();
+            return self.post(move || {
+                events.deliver(ev, None);
+                done(Ok(()));
+            });
+        }
+        // The reference also runs this process's own handlers for wider ranges (the
+        // server never sends an event back to its source).
+        let ev = Event {
+            code,
+            source: source.unwrap_or_else(|| self.me.clone()),
+            range,
+            info: info.to_vec(),
+        };
+        let events = self.events.clone();
+        self.post(move || events.deliver(ev, None))?;
+        self.status_request_nb(self.notify_payload(code, range, info), done)
+    }
+
+    // ---- queries and the rest -------------------------------------------------------
+
+    fn query_payload(&self, queries: &[Query]) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, cmd::QUERY);
+        p.queries(queries);
+        p.into_bytes()
+    }
+    pub fn query_nb(
+        &self,
+        queries: &[Query],
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        self.infos_request_nb(self.query_payload(queries), done)
+    }
+    pub fn query(&self, queries: &[Query]) -> Result<(pmix_status_t, Vec<Info>)> {
+        self.infos_request(self.query_payload(queries), None)
+    }
+
+    fn log_payload(&self, data: &[Info], directives: &[Info]) -> Vec<u8> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
+        let mut p = Pack::cmd(self.mode, cmd::LOG);
+        p.one(PMIX_TIME, Value::Time(now))
+            .infos(data)
+            .infos(directives);
+        p.into_bytes()
+    }
+    pub fn log_nb(&self, data: &[Info], directives: &[Info], done: Done<()>) -> Result<()> {
+        self.status_request_nb(self.log_payload(data, directives), done)
+    }
+
+    pub fn allocation_nb(
+        &self,
+        directive: pmix_alloc_directive_t,
+        info: &[Info],
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::ALLOC);
+        p.one(PMIX_ALLOC_DIRECTIVE, Value::AllocDirective(directive))
+            .infos(info);
+        self.infos_request_nb(p.into_bytes(), done)
+    }
+
+    pub fn job_control_nb(
+        &self,
+        targets: &[Proc],
+        directives: &[Info],
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::JOB_CONTROL);
+        p.procs(targets).infos(directives);
+        self.infos_request_nb(p.into_bytes(), done)
+    }
+
+    /// `PMIx_Process_monitor`; a heartbeat (`PMIX_SEND_HEARTBEAT`) is a tag-1 message
+    /// with no reply.
+    pub fn monitor_nb(
+        &self,
+        monitor: &Info,
+        error: pmix_status_t,
+        directives: &[Info],
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        if key_is(monitor, PMIX_SEND_HEARTBEAT) {
+            let conn = self.conn()?.clone();
+            return conn.post(move |r, req| {
+                let res = req.send_oneway(r, crate::wire::TAG_HEARTBEAT, &[]);
+                done(res.map(|()| (PMIX_SUCCESS, Vec::new())));
+            });
+        }
+        let mut p = Pack::cmd(self.mode, cmd::MONITOR);
+        p.one(PMIX_INFO, Value::Info(Box::new(monitor.clone())))
+            .status(error)
+            .infos(directives);
+        self.infos_request_nb(p.into_bytes(), done)
+    }
+
+    pub fn get_credential_nb(
+        &self,
+        directives: &[Info],
+        done: Done<(Vec<u8>, Vec<Info>)>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::GET_CREDENTIAL);
+        p.infos(directives);
+        let mode = self.mode;
+        self.request_nb(p.into_bytes(), move |r| {
+            done(r.and_then(|b| {
+                let mut u = Unpack::new(mode, &b);
+                status_result(u.status()?)?;
+                let cred = u.bytes()?;
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                Ok((cred, info))
+            }))
+        })
+    }
+
+    pub fn validate_credential_nb(
+        &self,
+        cred: &[u8],
+        directives: &[Info],
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::VALIDATE_CRED);
+        p.bytes(cred).infos(directives);
+        self.infos_request_nb(p.into_bytes(), done)
+    }
+
+    /// `PMIx_Group_construct`/`destruct`: the reply is a status and, unless the server
+    /// ran in "hybrid" mode, a context id.
+    pub fn group_nb(
+        &self,
+        construct: bool,
+        grp: &[u8],
+        procs: &[Proc],
+        info: &[Info],
+        done: Done<Vec<Info>>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(
+            self.mode,
+            if construct {
+                cmd::GROUP_CONSTRUCT
+            } else {
+                cmd::GROUP_DESTRUCT
+            },
+        );
+        p.string(Some(grp));
+        if construct {
+            p.procs_always(procs);
+        }
+        p.infos(info);
+        let mode = self.mode;
+        self.request_nb(p.into_bytes(), move |r| {
+            done(r.and_then(|b| {
+                let mut u = Unpack::new(mode, &b);
+                status_result(u.status()?)?;
+                let mut out = Vec::new();
+                if !u.at_end()
+                    && let Ok(ctx) = u.size()
+                    && ctx != 0
+                {
+                    out.push(Info::new(
+                        PMIX_GROUP_CONTEXT_ID.to_bytes(),
+                        Value::Size(ctx as u64),
+                    ));
+                }
+                Ok(out)
+            }))
+        })
+    }
+
+    pub fn group_leave_nb(&self, grp: &[u8], info: &[Info], done: Done<()>) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::GROUP_LEAVE);
+        p.string(Some(grp)).infos(info);
+        self.status_request_nb(p.into_bytes(), done)
+    }
+
+    pub fn fabric_register_nb(
+        &self,
+        directives: &[Info],
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::FABRIC_REGISTER);
+        p.infos(directives);
+        self.infos_request_nb(p.into_bytes(), done)
+    }
+
+    pub fn fabric_update_nb(
+        &self,
+        index: usize,
+        done: Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::FABRIC_UPDATE);
+        p.size(index);
+        self.infos_request_nb(p.into_bytes(), done)
+    }
+
+    /// `PMIx_Finalize`: tells the server (waiting at most 2 s) and closes the connection.
+    pub fn finalize(&self) -> Result<()> {
+        if self.finalized.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
+        if let Some(conn) = &self.conn {
+            if conn.connected() {
+                let _ = conn.request(
+                    Pack::cmd(self.mode, cmd::FINALIZE).into_bytes(),
+                    Some(FINALIZE_WAIT),
+                );
+            }
+            conn.close();
+        }
+        Ok(())
+    }
+
+    /// The ranks of `nspace` on this node (`PMIx_Resolve_peers` for the local node).
+    pub fn local_peers(&self, nspace: &PStr) -> Option<Vec<u32>> {
+        self.store.read().local_peers(nspace)
+    }
+
+    /// Sends an IOF request of the client side (pull, push, deregister): answered by a
+    /// status and, for a pull, the server's reference id.
+    pub fn iof_request_nb(&self, payload: Vec<u8>, done: Done<Option<usize>>) -> Result<()> {
+        let mode = self.mode;
+        self.request_nb(payload, move |r| {
+            done(r.and_then(|b| {
+                let mut u = Unpack::new(mode, &b);
+                status_result(u.status()?)?;
+                Ok(if u.at_end() { None } else { u.size().ok() })
+            }))
+        })
+    }
+
+    /// The buffer type of the connection (for callers building payloads).
+    pub fn mode(&self) -> BufferType {
+        self.mode
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Some(c) = &self.conn {
+            c.close();
+        }
+    }
+}
+
+/// Messages that expect no reply still need a tag; the reference uses the next request
+/// tag. Any tag at or above 100 that the server will not answer works; we use a fixed one
+/// the requester never hands out (it wraps before `u32::MAX`).
+fn next_oneway_tag() -> u32 {
+    u32::MAX
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_selects_the_first_uri_and_the_buffer_type() {
+        let vars = [
+            ("PMIX_NAMESPACE", "ns"),
+            ("PMIX_RANK", "3"),
+            ("PMIX_SERVER_URI4", "b.1;tcp4://127.0.0.1:2"),
+            ("PMIX_SERVER_URI41", "a.1;tcp4://127.0.0.1:1"),
+            ("PMIX_BFROP_BUFFER_TYPE", "PMIX_BFROP_BUFFER_FULLY_DESC"),
+        ];
+        let get = |k: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        };
+        let e = ClientEnv::from_env(get).unwrap().unwrap();
+        assert_eq!(e.me, Proc::new("ns", 3));
+        assert_eq!(e.uri.nspace, "a");
+        assert_eq!(e.mode, BufferType::FullyDesc);
+        assert_eq!(ClientEnv::from_env(|_| None).unwrap(), None);
+        let no_rank = |k: &str| (k == "PMIX_NAMESPACE").then(|| "ns".to_string());
+        assert!(ClientEnv::from_env(no_rank).is_err());
+    }
+}

@@ -1,0 +1,1604 @@
+//! The server role: a TCP listener on loopback, the handshake, and every client command
+//! of the protocol, answered from the server's own stores or through the [`Host`].
+//!
+//! Threads: the progress thread owns the connections and runs [`Shared::dispatch`]. A
+//! handshake runs on a short-lived thread of its own (blocking reads with a deadline), so a
+//! slow or hostile peer cannot stall the others. The state lives behind one mutex that is
+//! never held while the host or a user callback runs: host answers come back through
+//! `Done` callbacks that post to the progress thread.
+//!
+//! Deliberate differences from the reference (see `docs/notes/server.md`): the claimed uid
+//! of a connection is checked against the kernel's owner of the socket; a client that dies
+//! fails the collectives it was part of at once instead of leaving them hanging; malformed
+//! requests close the offending connection and nothing else.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use pmix_sys::*;
+
+use crate::codec::BufferType;
+use crate::datastore::{JobRecord, ModexStore, blob_of};
+use crate::events::{Event, Registry};
+use crate::host::{Host, Upcall};
+use crate::progress::{ConnHandler, ConnId, Message, Progress, Reactor, TimerId};
+use crate::values::{Info, Kval, PStr, Pdata, Proc, Value};
+use crate::wire::msg::{Pack, Unpack};
+use crate::wire::{Hello, PeerKind, ServerUri, ToolReply, WireFraming, cmd, handshake};
+use crate::{Error, Result};
+
+/// How long a peer may take to send its handshake.
+const HANDSHAKE_WAIT: Duration = Duration::from_secs(10);
+
+/// What `PMIx_server_init` was given.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The server's own identity (`PMIX_SERVER_NSPACE`/`RANK`; default "pmix-server" and
+    /// the pid).
+    pub id: Proc,
+    pub tmpdir: PStr,
+    pub system_tmpdir: PStr,
+    pub hostname: PStr,
+    /// Port to listen on (`PMIX_TCP_IPV4_PORT`); 0 = ephemeral.
+    pub port: u16,
+    /// Check the claimed uid of each connection against the socket's owner.
+    pub check_peer_uid: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        let tmp = std::env::var("TMPDIR").unwrap_or_else(|_| "/tmp".into());
+        ServerConfig {
+            id: Proc::new("pmix-server", std::process::id()),
+            tmpdir: tmp.clone().into(),
+            system_tmpdir: tmp.into(),
+            hostname: local_hostname(),
+            port: 0,
+            check_peer_uid: true,
+        }
+    }
+}
+
+/// The host name without its domain (or `PMIX_HOSTNAME`).
+pub fn local_hostname() -> PStr {
+    if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
+        return h.into();
+    }
+    let h = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let h = h.trim();
+    PStr::from(h.split('.').next().unwrap_or(h))
+}
+
+#[derive(Debug, Clone, Copy)]
+struct ClientReg {
+    uid: u32,
+    gid: u32,
+}
+
+#[derive(Debug, Clone)]
+struct Peer {
+    proc: Proc,
+    mode: BufferType,
+    kind: PeerKind,
+    finalized: bool,
+    /// Event codes registered; `None` inside = a default handler.
+    codes: Vec<Option<pmix_status_t>>,
+}
+
+/// The kind of a collective operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum CollKind {
+    Fence,
+    Connect,
+    Disconnect,
+    GroupConstruct,
+    GroupDestruct,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct CollKey {
+    kind: CollKind,
+    /// The group id (groups), empty otherwise.
+    id: Vec<u8>,
+    procs: Vec<Proc>,
+}
+
+#[derive(Debug)]
+struct Collective {
+    /// Local participants still expected.
+    expected: BTreeSet<Proc>,
+    /// Local participants that arrived: their connection and request tag.
+    arrived: Vec<(ConnId, u32, Proc)>,
+    info: Vec<Info>,
+    collect: bool,
+    timer: Option<TimerId>,
+}
+
+#[derive(Debug)]
+struct PendingGet {
+    conn: ConnId,
+    tag: u32,
+    requester: Proc,
+    target: Proc,
+    key: Option<PStr>,
+    timer: Option<TimerId>,
+    id: u64,
+}
+
+#[derive(Default)]
+struct State {
+    jobs: HashMap<PStr, JobRecord>,
+    clients: HashMap<Proc, ClientReg>,
+    peers: HashMap<ConnId, Peer>,
+    next_index: u32,
+    modex: ModexStore,
+    collectives: HashMap<CollKey, Collective>,
+    gets: Vec<PendingGet>,
+    next_get: u64,
+    /// Processes whose connection dropped before they finalized.
+    dead: HashSet<Proc>,
+    /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
+    dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
+    /// Members of the groups constructed here, by group id.
+    groups: HashMap<Vec<u8>, Vec<Proc>>,
+}
+
+/// State shared by the API threads, the progress thread and handshake threads.
+pub struct Shared {
+    progress: Progress,
+    host: Arc<dyn Host>,
+    pub cfg: ServerConfig,
+    pub uri: ServerUri,
+    state: Mutex<State>,
+    /// The server process's own event handlers.
+    pub events: Arc<Registry>,
+    me: Weak<Shared>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("uri", &self.uri).finish()
+    }
+}
+
+/// An initialized server.
+pub type Server = Arc<Shared>;
+
+fn key_is(i: &Info, k: &core::ffi::CStr) -> bool {
+    i.key.as_bytes() == k.to_bytes()
+}
+
+fn flag(info: &[Info], k: &core::ffi::CStr) -> bool {
+    info.iter()
+        .any(|i| key_is(i, k) && i.value.as_bool().unwrap_or(true))
+}
+
+fn status_of(r: &Result<()>) -> pmix_status_t {
+    match r {
+        Ok(()) => PMIX_SUCCESS,
+        Err(e) => e.status(),
+    }
+}
+
+/// Whether `PMIX_TRACE_SERVER` asks for a line on stderr per request (a debugging aid).
+fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PMIX_TRACE_SERVER").is_some())
+}
+
+/// Starts a server: binds the listener, starts the progress thread.
+pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
+    let listener = TcpListener::bind(("127.0.0.1", cfg.port)).map_err(|_| Error::Unreach)?;
+    let addr = listener.local_addr().map_err(|_| Error::Unreach)?;
+    let uri = ServerUri {
+        nspace: cfg.id.nspace.clone(),
+        rank: cfg.id.rank,
+        addr,
+    };
+    let progress = Progress::start("pmix-server")?;
+    let shared = Arc::new_cyclic(|me| Shared {
+        progress,
+        host,
+        cfg,
+        uri,
+        state: Mutex::new(State::default()),
+        events: Arc::new(Registry::default()),
+        me: me.clone(),
+    });
+    let weak = Arc::downgrade(&shared);
+    shared
+        .progress
+        .call(Some(Duration::from_secs(30)), move |r, done| {
+            let res = r.add_listener(
+                listener,
+                Box::new(move |_r, stream| {
+                    let Some(s) = weak.upgrade() else { return };
+                    let _ = std::thread::Builder::new()
+                        .name("pmix-handshake".into())
+                        .spawn(move || s.handshake(stream));
+                }),
+            );
+            done.complete(res);
+        })??;
+    Ok(shared)
+}
+
+impl Shared {
+    fn arc(&self) -> Arc<Shared> {
+        self.me.upgrade().expect("server alive while in use")
+    }
+
+    // ---- API of the host ------------------------------------------------------------
+
+    /// `PMIx_server_register_nspace`.
+    pub fn register_nspace(&self, nspace: &PStr, nlocal: u32, info: &[Info]) -> Result<()> {
+        let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
+        self.state.lock().jobs.insert(nspace.clone(), job);
+        let me = self.arc();
+        self.progress.post(move |r| me.retry_gets(r))?;
+        Ok(())
+    }
+
+    /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
+    pub fn deregister_nspace(&self, nspace: &PStr) {
+        let mut st = self.state.lock();
+        st.jobs.remove(nspace);
+        st.clients.retain(|p, _| &p.nspace != nspace);
+        st.dead.retain(|p| &p.nspace != nspace);
+        st.modex.remove_nspace(nspace);
+    }
+
+    /// `PMIx_server_register_client`.
+    pub fn register_client(&self, proc: &Proc, uid: u32, gid: u32) -> Result<()> {
+        let mut st = self.state.lock();
+        st.dead.remove(proc);
+        st.clients.insert(proc.clone(), ClientReg { uid, gid });
+        Ok(())
+    }
+
+    /// `PMIx_server_deregister_client`.
+    pub fn deregister_client(&self, proc: &Proc) {
+        self.state.lock().clients.remove(proc);
+    }
+
+    /// `PMIx_server_setup_fork`: the environment a client needs (section 4).
+    pub fn setup_fork(&self, proc: &Proc) -> Vec<(String, String)> {
+        let uri = self.uri.to_uri();
+        let mut env: Vec<(String, String)> = vec![
+            ("PMIX_NAMESPACE".into(), proc.nspace.to_string()),
+            ("PMIX_RANK".into(), proc.rank.to_string()),
+        ];
+        for v in crate::wire::uri::URI_VARS {
+            env.push((v.into(), uri.clone()));
+        }
+        env.extend([
+            ("PMIX_SECURITY_MODE".into(), "native".into()),
+            (
+                "PMIX_BFROP_BUFFER_TYPE".into(),
+                "PMIX_BFROP_BUFFER_NON_DESC".into(),
+            ),
+            ("PMIX_GDS_MODULE".into(), "hash".into()),
+            ("PMIX_SERVER_TMPDIR".into(), self.cfg.tmpdir.to_string()),
+            (
+                "PMIX_SYSTEM_TMPDIR".into(),
+                self.cfg.system_tmpdir.to_string(),
+            ),
+            ("PMIX_HOSTNAME".into(), self.cfg.hostname.to_string()),
+            ("PMIX_VERSION".into(), crate::wire::VERSION.into()),
+        ]);
+        env
+    }
+
+    /// `PMIx_server_dmodex_request`: the committed data of a local process, for another
+    /// server. Waits until the process has committed.
+    pub fn dmodex_request(&self, proc: &Proc, done: crate::host::Done<Vec<u8>>) {
+        let mut st = self.state.lock();
+        if st.modex.has(proc) {
+            let blob = st.modex.contribution(std::slice::from_ref(proc));
+            drop(st);
+            done(Ok(blob));
+        } else if !st.clients.contains_key(proc) {
+            drop(st);
+            done(Err(Error::NotFound));
+        } else {
+            st.dmodex_waiters.push((proc.clone(), done));
+        }
+    }
+
+    /// `PMIx_Notify_event` by the host: to the local clients in range that want it.
+    pub fn notify(&self, ev: Event) -> Result<()> {
+        let me = self.arc();
+        self.progress.post(move |r| me.relay_event(r, &ev, None))
+    }
+
+    /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it. Peers
+    /// pulled through the host; every tool peer gets it with the default reference id 0.
+    pub fn iof_deliver(
+        &self,
+        source: &Proc,
+        channel: pmix_iof_channel_t,
+        data: &[u8],
+        info: &[Info],
+    ) -> Result<()> {
+        let me = self.arc();
+        let (source, data, info) = (source.clone(), data.to_vec(), info.to_vec());
+        self.progress.post(move |r| {
+            let peers: Vec<(ConnId, BufferType)> = me
+                .state
+                .lock()
+                .peers
+                .iter()
+                .filter(|(_, p)| p.kind.is_tool())
+                .map(|(id, p)| (*id, p.mode))
+                .collect();
+            for (id, mode) in peers {
+                let mut p = Pack::new(mode);
+                p.proc(&source)
+                    .one(PMIX_IOF_CHANNEL, Value::IofChannel(channel))
+                    .size(0)
+                    .infos(&info)
+                    .bytes(&data);
+                let _ = r.send(
+                    id,
+                    crate::wire::server_frame(crate::wire::TAG_IOF, &p.into_bytes()),
+                );
+            }
+        })
+    }
+
+    /// Runs `f` on the progress thread (completions of the host-facing API).
+    pub fn post(&self, f: impl FnOnce() + Send + 'static) -> Result<()> {
+        self.progress.post(move |_| f())
+    }
+
+    /// Whether `proc` is a registered local client.
+    pub fn is_local(&self, proc: &Proc) -> bool {
+        self.state.lock().clients.contains_key(proc)
+    }
+
+    /// Stops the listener, the connections and the progress thread.
+    pub fn finalize(&self) {
+        let _ = self.progress.call(Some(Duration::from_secs(5)), |r, done| {
+            r.stop();
+            done.complete(());
+        });
+    }
+
+    // ---- handshake ------------------------------------------------------------------
+
+    fn handshake(self: Arc<Self>, mut s: TcpStream) {
+        let _ = s.set_read_timeout(Some(HANDSHAKE_WAIT));
+        let _ = s.set_write_timeout(Some(HANDSHAKE_WAIT));
+        let mut h = [0u8; 16];
+        if s.read_exact(&mut h).is_err() {
+            return;
+        }
+        let Ok(n) = Hello::body_len(&h) else { return };
+        let mut body = vec![0u8; n];
+        if s.read_exact(&mut body).is_err() {
+            return;
+        }
+        let Ok(hello) = Hello::parse(&body) else {
+            return;
+        };
+        if !matches!(hello.bfrops.as_bytes(), b"v41" | b"v4") {
+            return;
+        }
+        // Native security: the credential (clients) or the stated ids (tools) must match
+        // the registration, and, unlike the reference, the kernel's owner of the socket.
+        let (uid, gid) = if hello.kind.is_tool() {
+            (hello.uid, hello.gid)
+        } else if hello.psec.as_bytes() == b"native" {
+            match handshake::parse_native_cred(&hello.cred) {
+                Some(ids) => ids,
+                None => return,
+            }
+        } else if hello.psec.as_bytes() == b"none" {
+            (u32::MAX, u32::MAX)
+        } else {
+            return;
+        };
+        if self.cfg.check_peer_uid && hello.psec.as_bytes() == b"native" {
+            let real = match (s.local_addr(), s.peer_addr()) {
+                (Ok(l), Ok(p)) => crate::wire::tcp_peer_uid(l, p),
+                _ => None,
+            };
+            if real.is_some_and(|real| real != uid) {
+                let _ = s.write_all(&(PMIX_ERR_INVALID_CRED as u32).to_be_bytes());
+                return;
+            }
+        }
+        if hello.kind.is_tool() {
+            self.tool_handshake(s, hello);
+            return;
+        }
+        let Some(id) = hello.id.clone() else { return };
+        let index = {
+            let mut st = self.state.lock();
+            let Some(reg) = st.clients.get(&id).copied() else {
+                return;
+            };
+            if !st.jobs.contains_key(&id.nspace) {
+                return;
+            }
+            if hello.psec.as_bytes() == b"native" && (reg.uid != uid || reg.gid != gid) {
+                drop(st);
+                let _ = s.write_all(&(PMIX_ERR_INVALID_CRED as u32).to_be_bytes());
+                return;
+            }
+            st.next_index += 1;
+            st.next_index - 1
+        };
+        let mut reply = (PMIX_SUCCESS as u32).to_be_bytes().to_vec();
+        reply.extend_from_slice(&index.to_be_bytes());
+        if s.write_all(&reply).is_err() {
+            return;
+        }
+        self.adopt(s, id, hello.buffer_type, hello.kind);
+    }
+
+    fn tool_handshake(self: Arc<Self>, mut s: TcpStream, hello: Hello) {
+        let mut info = hello.info.clone();
+        info.push(Info::new(
+            PMIX_VERSION_INFO.to_bytes(),
+            Value::String(Some(hello.version.clone())),
+        ));
+        info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(hello.uid)));
+        info.push(Info::new(PMIX_GRPID.to_bytes(), Value::Uint32(hello.gid)));
+        if let Some(id) = &hello.id {
+            info.push(Info::new(
+                PMIX_NSPACE.to_bytes(),
+                Value::String(Some(id.nspace.clone())),
+            ));
+            info.push(Info::new(PMIX_RANK.to_bytes(), Value::ProcRank(id.rank)));
+        }
+        let assigned: Result<Proc> = if self.host.provides(Upcall::ToolConnected) {
+            let (tx, rx) = crossbeam_channel::bounded(1);
+            self.host.tool_connected(
+                &info,
+                Box::new(move |r| {
+                    let _ = tx.send(r);
+                }),
+            );
+            rx.recv_timeout(HANDSHAKE_WAIT)
+                .unwrap_or(Err(Error::Timeout))
+        } else if let Some(id) = hello.id.clone() {
+            Ok(id)
+        } else {
+            Err(Error::NotSupported)
+        };
+        let id = match assigned {
+            Ok(id) => id,
+            Err(e) => {
+                let _ = s.write_all(&(e.status() as u32).to_be_bytes());
+                return;
+            }
+        };
+        let reply = ToolReply {
+            status: PMIX_SUCCESS,
+            assigned: hello.kind.needs_id().then(|| id.clone()),
+            server: self.cfg.id.clone(),
+            cred_status: PMIX_SUCCESS,
+        };
+        if s.write_all(&reply.encode()).is_err() {
+            return;
+        }
+        self.adopt(s, id, hello.buffer_type, hello.kind);
+    }
+
+    /// Hands a connection that passed its handshake to the progress thread.
+    fn adopt(self: Arc<Self>, s: TcpStream, proc: Proc, mode: BufferType, kind: PeerKind) {
+        let _ = s.set_read_timeout(None);
+        let me = self.clone();
+        let _ = self.progress.post(move |r| {
+            let handler = Box::new(PeerConn { server: me.clone() });
+            let Ok(id) = r.add_connection(s, Box::new(WireFraming::default()), handler) else {
+                return;
+            };
+            me.state.lock().peers.insert(
+                id,
+                Peer {
+                    proc: proc.clone(),
+                    mode,
+                    kind,
+                    finalized: false,
+                    codes: Vec::new(),
+                },
+            );
+            if !kind.is_tool() && me.host.provides(Upcall::ClientConnected) {
+                me.host.client_connected(&proc, &[], Box::new(|_| {}));
+            }
+        });
+    }
+
+    // ---- dispatch -------------------------------------------------------------------
+
+    fn reply(r: &mut Reactor, id: ConnId, tag: u32, payload: Vec<u8>) {
+        let _ = r.send(id, crate::wire::server_frame(tag, &payload));
+    }
+
+    fn reply_status(r: &mut Reactor, id: ConnId, tag: u32, mode: BufferType, s: pmix_status_t) {
+        let mut p = Pack::new(mode);
+        p.status(s);
+        Self::reply(r, id, tag, p.into_bytes());
+    }
+
+    fn reply_infos(
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        mode: BufferType,
+        res: Result<Vec<Info>>,
+    ) {
+        let mut p = Pack::new(mode);
+        match res {
+            Ok(infos) => p.status(PMIX_SUCCESS).infos(&infos),
+            Err(e) => p.status(e.status()).size(0),
+        };
+        Self::reply(r, id, tag, p.into_bytes());
+    }
+
+    /// Posts the host's answer back to the progress thread.
+    fn later<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Arc<Shared>, &mut Reactor, Result<T>) + Send + 'static,
+    ) -> crate::host::Done<T> {
+        let me = self.arc();
+        Box::new(move |res| {
+            let me2 = me.clone();
+            let _ = me.progress.post(move |r| f(&me2, r, res));
+        })
+    }
+
+    fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message) {
+        let Some(peer) = self.state.lock().peers.get(&id).cloned() else {
+            return;
+        };
+        if msg.tag < crate::wire::TAG_DYNAMIC && msg.tag != u32::MAX {
+            // Heartbeats and forwarded output need no answer.
+            return;
+        }
+        let mode = peer.mode;
+        let mut u = Unpack::new(mode, &msg.payload);
+        let Ok(c) = u.cmd() else {
+            r.close(id, Error::UnpackFailure);
+            return;
+        };
+        if trace_enabled() {
+            eprintln!("server: cmd {c} tag {} from {:?}", msg.tag, peer.proc);
+        }
+        let res = self.command(r, id, msg.tag, &peer, c, &mut u);
+        if trace_enabled() {
+            eprintln!("server: cmd {c} -> {res:?}");
+        }
+        if let Err(e) = res {
+            if matches!(
+                e,
+                Error::UnpackFailure | Error::ReadPastEnd | Error::UnknownDataType(_)
+            ) {
+                // A peer that sends what it cannot have packed is broken or hostile.
+                r.close(id, Error::UnpackFailure);
+            } else {
+                Self::reply_status(r, id, msg.tag, mode, e.status());
+            }
+        }
+    }
+
+    fn command(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        c: u8,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        match c {
+            cmd::REQ => {
+                let mut p = Pack::new(mode);
+                p.string(Some(me.nspace.as_bytes()));
+                if let Some(job) = self.state.lock().jobs.get(&me.nspace) {
+                    for kv in job.req_reply() {
+                        p.kval(&kv);
+                    }
+                }
+                Self::reply(r, id, tag, p.into_bytes());
+            }
+            cmd::COMMIT => {
+                let mut parts = Vec::new();
+                while !u.at_end() {
+                    let scope = match u.one(PMIX_SCOPE)? {
+                        Value::Scope(s) => s,
+                        _ => return Err(Error::UnpackFailure),
+                    };
+                    let (bt, raw) = u.buffer()?;
+                    let mut inner = Unpack::new(bt, raw);
+                    parts.push((scope, inner.kvals_to_end()?));
+                }
+                {
+                    let mut st = self.state.lock();
+                    for (scope, kvals) in parts {
+                        st.modex.commit(me, scope, kvals);
+                    }
+                }
+                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                self.retry_gets(r);
+                self.serve_dmodex_waiters();
+            }
+            cmd::FENCENB => {
+                let procs = u.procs()?;
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                let collect = flag(&info, PMIX_COLLECT_DATA);
+                self.collective(
+                    r,
+                    id,
+                    tag,
+                    me,
+                    CollKind::Fence,
+                    Vec::new(),
+                    procs,
+                    info,
+                    collect,
+                )?;
+            }
+            cmd::GETNB => {
+                let ns = u.string()?.unwrap_or_default();
+                let rank = u.rank()?;
+                let info = u.infos()?;
+                let key = if u.at_end() {
+                    None
+                } else {
+                    u.string().ok().flatten()
+                };
+                self.get(r, id, tag, me, Proc::new(ns, rank), key, info);
+            }
+            cmd::FINALIZE => {
+                if let Some(p) = self.state.lock().peers.get_mut(&id) {
+                    p.finalized = true;
+                }
+                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                if !peer.kind.is_tool() && self.host.provides(Upcall::ClientFinalized) {
+                    self.host.client_finalized(me, Box::new(|_| {}));
+                }
+            }
+            cmd::ABORT => {
+                let status = u.status()?;
+                let msg = u.string()?;
+                let procs = u.procs()?;
+                if !self.host.provides(Upcall::Abort) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<()>| {
+                    Self::reply_status(r, id, tag, mode, status_of(&res));
+                });
+                self.host
+                    .abort(me, status, msg.as_ref().map(PStr::as_bytes), &procs, done);
+            }
+            cmd::PUBLISHNB => {
+                let _uid = u.u32()?;
+                let info = u.infos()?;
+                if !self.host.provides(Upcall::Publish) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<()>| {
+                    Self::reply_status(r, id, tag, mode, status_of(&res));
+                });
+                self.host.publish(me, &info, done);
+            }
+            cmd::LOOKUPNB => {
+                let _uid = u.u32()?;
+                let n = u.size()?;
+                let keys = u.strings(n)?;
+                let info = u.infos()?;
+                if !self.host.provides(Upcall::Lookup) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<Vec<Pdata>>| {
+                    let mut p = Pack::new(mode);
+                    match res {
+                        Ok(d) => p.status(PMIX_SUCCESS).pdata(&d),
+                        Err(e) => p.status(e.status()),
+                    };
+                    Self::reply(r, id, tag, p.into_bytes());
+                });
+                self.host.lookup(me, &keys, &info, done);
+            }
+            cmd::UNPUBLISHNB => {
+                let _uid = u.u32()?;
+                let n = u.size()?;
+                let keys = u.strings(n)?;
+                let info = u.infos()?;
+                if !self.host.provides(Upcall::Unpublish) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<()>| {
+                    Self::reply_status(r, id, tag, mode, status_of(&res));
+                });
+                self.host.unpublish(me, &keys, &info, done);
+            }
+            cmd::SPAWNNB => {
+                let info = u.infos()?;
+                let apps = u.apps()?;
+                if !self.host.provides(Upcall::Spawn) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |s: &Arc<Shared>, r, res: Result<Vec<u8>>| {
+                    let mut p = Pack::new(mode);
+                    match res {
+                        Ok(ns) => {
+                            p.status(PMIX_SUCCESS).string(Some(&ns));
+                            if let Some(job) = s.state.lock().jobs.get(&PStr::from(ns)) {
+                                for kv in job.req_reply() {
+                                    p.kval(&kv);
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            p.status(e.status()).string(None);
+                        }
+                    }
+                    Self::reply(r, id, tag, p.into_bytes());
+                });
+                self.host.spawn(me, &info, &apps, done);
+            }
+            cmd::CONNECTNB | cmd::DISCONNECTNB => {
+                let procs = u.procs()?;
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                let kind = if c == cmd::CONNECTNB {
+                    CollKind::Connect
+                } else {
+                    CollKind::Disconnect
+                };
+                self.collective(r, id, tag, me, kind, Vec::new(), procs, info, false)?;
+            }
+            cmd::GROUP_CONSTRUCT => {
+                let grp = u.string()?.unwrap_or_default().into_bytes();
+                let procs = u.procs()?;
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                self.collective(
+                    r,
+                    id,
+                    tag,
+                    me,
+                    CollKind::GroupConstruct,
+                    grp,
+                    procs,
+                    info,
+                    false,
+                )?;
+            }
+            cmd::GROUP_DESTRUCT => {
+                let grp = u.string()?.unwrap_or_default().into_bytes();
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                // The members are those that construct the group; destruct is collective
+                // over the same set, which each member names only by the group id.
+                self.collective(
+                    r,
+                    id,
+                    tag,
+                    me,
+                    CollKind::GroupDestruct,
+                    grp,
+                    Vec::new(),
+                    info,
+                    false,
+                )?;
+            }
+            cmd::GROUP_LEAVE => return Err(Error::NotSupported),
+            cmd::NOTIFY => {
+                let code = u.status()?;
+                let range = u.range()?;
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                let ev = Event {
+                    code,
+                    source: me.clone(),
+                    range,
+                    info,
+                };
+                self.relay_event(r, &ev, Some(id));
+                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                if range != PMIX_RANGE_LOCAL && self.host.provides(Upcall::NotifyEvent) {
+                    self.host
+                        .notify_event(code, me, range, &ev.info, Box::new(|_| {}));
+                }
+            }
+            cmd::REGEVENTS => {
+                let n = u.size()?;
+                let codes: Vec<pmix_status_t> = if n > 0 {
+                    u.values(PMIX_STATUS, n)?
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Value::Status(s) => Some(s),
+                            _ => None,
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let info = if u.at_end() { Vec::new() } else { u.infos()? };
+                if let Some(p) = self.state.lock().peers.get_mut(&id) {
+                    if codes.is_empty() {
+                        p.codes.push(None);
+                    } else {
+                        p.codes.extend(codes.iter().map(|&c| Some(c)));
+                    }
+                }
+                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                if self.host.provides(Upcall::RegisterEvents) {
+                    self.host.register_events(&codes, &info, Box::new(|_| {}));
+                }
+            }
+            cmd::DEREGEVENTS => {
+                let mut codes = Vec::new();
+                while !u.at_end() {
+                    codes.push(u.status()?);
+                }
+                if let Some(p) = self.state.lock().peers.get_mut(&id) {
+                    for c in &codes {
+                        let target = if *c == crate::wire::cmd::DEFAULT_HANDLER_CODE {
+                            None
+                        } else {
+                            Some(*c)
+                        };
+                        if let Some(pos) = p.codes.iter().position(|x| *x == target) {
+                            p.codes.remove(pos);
+                        }
+                    }
+                }
+                if self.host.provides(Upcall::DeregisterEvents) {
+                    self.host.deregister_events(&codes, Box::new(|_| {}));
+                }
+            }
+            cmd::QUERY => {
+                let queries = u.queries()?;
+                if !self.host.provides(Upcall::Query) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+                self.host.query(me, &queries, done);
+            }
+            cmd::LOG => {
+                let _time = u.one(PMIX_TIME)?;
+                let data = u.infos()?;
+                let dirs = if u.at_end() { Vec::new() } else { u.infos()? };
+                if !self.host.provides(Upcall::Log) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<()>| {
+                    Self::reply_status(r, id, tag, mode, status_of(&res));
+                });
+                self.host.log(me, &data, &dirs, done);
+            }
+            cmd::ALLOC => {
+                let directive = match u.one(PMIX_ALLOC_DIRECTIVE)? {
+                    Value::AllocDirective(d) => d,
+                    _ => return Err(Error::UnpackFailure),
+                };
+                let info = u.infos()?;
+                if !self.host.provides(Upcall::Allocate) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+                self.host.allocate(me, directive, &info, done);
+            }
+            cmd::JOB_CONTROL => {
+                let targets = u.procs()?;
+                let dirs = u.infos()?;
+                if !self.host.provides(Upcall::JobControl) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+                self.host.job_control(me, &targets, &dirs, done);
+            }
+            cmd::MONITOR => {
+                let monitor = match u.one(PMIX_INFO)? {
+                    Value::Info(i) => *i,
+                    _ => return Err(Error::UnpackFailure),
+                };
+                let error = u.status()?;
+                let dirs = u.infos()?;
+                if !self.host.provides(Upcall::Monitor) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+                self.host.monitor(me, &monitor, error, &dirs, done);
+            }
+            cmd::GET_CREDENTIAL => {
+                let dirs = u.infos()?;
+                if !self.host.provides(Upcall::GetCredential) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<crate::host::Credential>| {
+                    let mut p = Pack::new(mode);
+                    match res {
+                        Ok(c) => p.status(PMIX_SUCCESS).bytes(&c.cred).infos(&c.info),
+                        Err(e) => p.status(e.status()),
+                    };
+                    Self::reply(r, id, tag, p.into_bytes());
+                });
+                self.host.get_credential(me, &dirs, done);
+            }
+            cmd::VALIDATE_CRED => {
+                let cred = u.bytes()?;
+                let dirs = u.infos()?;
+                if !self.host.provides(Upcall::ValidateCredential) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<crate::host::Validation>| {
+                    Self::reply_infos(r, id, tag, mode, res.map(|v| v.info));
+                });
+                self.host.validate_credential(me, &cred, &dirs, done);
+            }
+            cmd::IOF_PULL => {
+                let procs = u.procs()?;
+                let dirs = u.infos()?;
+                let channels = match u.one(PMIX_IOF_CHANNEL)? {
+                    Value::IofChannel(c) => c,
+                    _ => return Err(Error::UnpackFailure),
+                };
+                let _local_ref = u.size()?;
+                if !self.host.provides(Upcall::IofPull) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<()>| {
+                    let mut p = Pack::new(mode);
+                    p.status(status_of(&res));
+                    if res.is_ok() {
+                        p.size(1);
+                    }
+                    Self::reply(r, id, tag, p.into_bytes());
+                });
+                self.host.iof_pull(&procs, &dirs, channels, done);
+            }
+            cmd::IOF_PUSH => {
+                let targets = u.procs()?;
+                let dirs = u.infos()?;
+                let data = if u.at_end() { None } else { Some(u.bytes()?) };
+                if !self.host.provides(Upcall::PushStdin) {
+                    return Err(Error::NotSupported);
+                }
+                let done = self.later(move |_, r, res: Result<()>| {
+                    Self::reply_status(r, id, tag, mode, status_of(&res));
+                });
+                self.host
+                    .push_stdin(me, &targets, &dirs, data.as_deref(), done);
+            }
+            cmd::IOF_DEREG => {
+                let _dirs = u.infos()?;
+                let _refid = u.size()?;
+                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+            }
+            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE | cmd::COMPUTE_DEVICE_DISTANCES => {
+                if c == cmd::FABRIC_REGISTER && self.host.provides(Upcall::Fabric) {
+                    let dirs = u.infos()?;
+                    let done =
+                        self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+                    self.host.fabric(me, PMIX_FABRIC_REQUEST_INFO, &dirs, done);
+                } else {
+                    Self::reply_infos(r, id, tag, mode, Err(Error::NotSupported));
+                }
+            }
+            _ => return Err(Error::NotSupported),
+        }
+        Ok(())
+    }
+
+    // ---- collectives ----------------------------------------------------------------
+
+    /// The local participants of a collective over `procs`, and whether every
+    /// participant is local.
+    fn local_participants(st: &State, procs: &[Proc]) -> (BTreeSet<Proc>, bool) {
+        let mut local = BTreeSet::new();
+        let mut all_local = true;
+        for p in procs {
+            if p.rank == PMIX_RANK_WILDCARD {
+                let mine: Vec<Proc> = st
+                    .clients
+                    .keys()
+                    .filter(|c| c.nspace == p.nspace)
+                    .cloned()
+                    .collect();
+                let size = st.jobs.get(&p.nspace).map(|j| j.job_size() as usize);
+                if size != Some(mine.len()) {
+                    all_local = false;
+                }
+                local.extend(mine);
+            } else if st.clients.contains_key(p) {
+                local.insert(p.clone());
+            } else {
+                all_local = false;
+            }
+        }
+        (local, all_local)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn collective(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        me: &Proc,
+        kind: CollKind,
+        grp: Vec<u8>,
+        procs: Vec<Proc>,
+        info: Vec<Info>,
+        collect: bool,
+    ) -> Result<()> {
+        let mut sorted = procs.clone();
+        sorted.sort();
+        sorted.dedup();
+        let key = CollKey {
+            kind,
+            id: grp,
+            procs: if matches!(kind, CollKind::GroupConstruct | CollKind::GroupDestruct) {
+                Vec::new()
+            } else {
+                sorted.clone()
+            },
+        };
+        let timeout = info
+            .iter()
+            .find(|i| key_is(i, PMIX_TIMEOUT))
+            .and_then(|i| i.value.as_u64())
+            .filter(|&t| t > 0);
+        let mode = self
+            .state
+            .lock()
+            .peers
+            .get(&id)
+            .map(|p| p.mode)
+            .unwrap_or_default();
+        let (complete, participants) = {
+            let mut st = self.state.lock();
+            // A group is destructed by its members, who name it only by its id.
+            let participants = if kind == CollKind::GroupDestruct {
+                st.groups
+                    .get(&key.id)
+                    .cloned()
+                    .unwrap_or_else(|| vec![me.clone()])
+            } else if sorted.is_empty() {
+                vec![me.clone()]
+            } else {
+                sorted.clone()
+            };
+            // A participant that already died fails the collective at once.
+            let (expected, _) = Self::local_participants(&st, &participants);
+            if expected.iter().any(|p| st.dead.contains(p)) {
+                drop(st);
+                Self::reply_status(r, id, tag, mode, PMIX_ERR_LOST_CONNECTION);
+                return Ok(());
+            }
+            st.collectives
+                .entry(key.clone())
+                .or_insert_with(|| Collective {
+                    expected,
+                    arrived: Vec::new(),
+                    info: info.clone(),
+                    collect,
+                    timer: None,
+                });
+            let c = st.collectives.get_mut(&key).expect("just inserted");
+            c.collect |= collect;
+            c.arrived.push((id, tag, me.clone()));
+            c.expected.remove(me);
+            if c.timer.is_none()
+                && let Some(t) = timeout
+            {
+                let me2 = self.arc();
+                let k2 = key.clone();
+                c.timer = Some(r.schedule(Duration::from_secs(t), move |r| {
+                    me2.fail_collective(r, &k2, PMIX_ERR_TIMEOUT);
+                }));
+            }
+            (c.expected.is_empty(), participants)
+        };
+        if complete {
+            self.complete_collective(r, key, participants);
+        }
+        Ok(())
+    }
+
+    fn fail_collective(&self, r: &mut Reactor, key: &CollKey, status: pmix_status_t) {
+        let Some(c) = self.state.lock().collectives.remove(key) else {
+            return;
+        };
+        let modes = self.modes(c.arrived.iter().map(|a| a.0));
+        for ((conn, tag, _), mode) in c.arrived.iter().zip(modes) {
+            Self::reply_status(r, *conn, *tag, mode, status);
+        }
+        if let Some(t) = c.timer {
+            r.cancel(t);
+        }
+    }
+
+    fn modes(&self, ids: impl Iterator<Item = ConnId>) -> Vec<BufferType> {
+        let st = self.state.lock();
+        ids.map(|i| st.peers.get(&i).map(|p| p.mode).unwrap_or_default())
+            .collect()
+    }
+
+    fn complete_collective(&self, r: &mut Reactor, key: CollKey, procs: Vec<Proc>) {
+        let (c, all_local, contribution) = {
+            let mut st = self.state.lock();
+            let Some(c) = st.collectives.remove(&key) else {
+                return;
+            };
+            let (_, all_local) = Self::local_participants(&st, &procs);
+            let contribution = if c.collect {
+                let local: Vec<Proc> = c.arrived.iter().map(|a| a.2.clone()).collect();
+                st.modex.contribution(&local)
+            } else {
+                Vec::new()
+            };
+            (c, all_local, contribution)
+        };
+        if let Some(t) = c.timer {
+            r.cancel(t);
+        }
+        let arrived = c.arrived;
+        let procs_for_reply = procs.clone();
+        let group_id = key.id.clone();
+        let finish = move |s: &Arc<Shared>,
+                           r: &mut Reactor,
+                           res: Result<(Vec<u8>, Option<u64>)>,
+                           kind: CollKind| {
+            let ctx = res.as_ref().ok().and_then(|x| x.1);
+            let status = match &res {
+                Ok((blob, _)) => {
+                    if !blob.is_empty() {
+                        let _ = s.state.lock().modex.absorb(blob);
+                    }
+                    PMIX_SUCCESS
+                }
+                Err(e) => e.status(),
+            };
+            let modes = s.modes(arrived.iter().map(|a| a.0));
+            for ((conn, tag, who), mode) in arrived.iter().zip(modes) {
+                let mut p = Pack::new(mode);
+                p.status(status);
+                if status == PMIX_SUCCESS {
+                    match kind {
+                        CollKind::Connect => {
+                            // The job data of every other namespace of the connection.
+                            let st = s.state.lock();
+                            let mut seen = BTreeSet::new();
+                            for pr in &procs_for_reply {
+                                if pr.nspace != who.nspace
+                                    && seen.insert(pr.nspace.clone())
+                                    && let Some(job) = st.jobs.get(&pr.nspace)
+                                {
+                                    let mut inner = Pack::new(mode);
+                                    inner.string(Some(pr.nspace.as_bytes()));
+                                    for kv in job.req_reply() {
+                                        inner.kval(&kv);
+                                    }
+                                    p.bytes(&inner.into_bytes());
+                                }
+                            }
+                        }
+                        CollKind::GroupConstruct | CollKind::GroupDestruct => {
+                            if let Some(c) = ctx {
+                                p.size(c as usize);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Self::reply(r, *conn, *tag, p.into_bytes());
+            }
+            if status == PMIX_SUCCESS {
+                match kind {
+                    CollKind::GroupConstruct => {
+                        s.state
+                            .lock()
+                            .groups
+                            .insert(group_id.clone(), procs_for_reply.clone());
+                    }
+                    CollKind::GroupDestruct => {
+                        s.state.lock().groups.remove(&group_id);
+                    }
+                    _ => {}
+                }
+                s.retry_gets(r);
+            }
+        };
+        let kind = key.kind;
+        let needs_host = !all_local;
+        match kind {
+            CollKind::Fence if needs_host && self.host.provides(Upcall::FenceNb) => {
+                let done = self.later(move |s, r, res: Result<Vec<u8>>| {
+                    finish(s, r, res.map(|b| (b, None)), kind)
+                });
+                self.host.fence_nb(&procs, &c.info, contribution, done);
+            }
+            CollKind::Connect if self.host.provides(Upcall::Connect) => {
+                let done = self.later(move |s, r, res: Result<()>| {
+                    finish(s, r, res.map(|()| (Vec::new(), None)), kind)
+                });
+                self.host.connect(&procs, &c.info, done);
+            }
+            CollKind::Disconnect if self.host.provides(Upcall::Disconnect) => {
+                let done = self.later(move |s, r, res: Result<()>| {
+                    finish(s, r, res.map(|()| (Vec::new(), None)), kind)
+                });
+                self.host.disconnect(&procs, &c.info, done);
+            }
+            CollKind::GroupConstruct | CollKind::GroupDestruct
+                if self.host.provides(Upcall::Group) =>
+            {
+                let op = if kind == CollKind::GroupConstruct {
+                    PMIX_GROUP_CONSTRUCT
+                } else {
+                    PMIX_GROUP_DESTRUCT
+                };
+                let done = self.later(move |s, r, res: Result<Vec<Info>>| {
+                    let res = res.map(|infos| {
+                        let ctx = infos
+                            .iter()
+                            .find(|i| key_is(i, PMIX_GROUP_CONTEXT_ID))
+                            .and_then(|i| i.value.as_u64());
+                        (Vec::new(), ctx)
+                    });
+                    finish(s, r, res, kind)
+                });
+                self.host.group(op, &key.id, &procs, &c.info, done);
+            }
+            _ if needs_host && kind != CollKind::Disconnect => {
+                finish(&self.arc(), r, Err(Error::NotSupported), kind);
+            }
+            _ => finish(&self.arc(), r, Ok((Vec::new(), None)), kind),
+        }
+    }
+
+    // ---- get ------------------------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    fn get(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        requester: &Proc,
+        target: Proc,
+        key: Option<PStr>,
+        info: Vec<Info>,
+    ) {
+        let immediate = flag(&info, PMIX_IMMEDIATE);
+        let timeout = info
+            .iter()
+            .find(|i| key_is(i, PMIX_TIMEOUT))
+            .and_then(|i| i.value.as_u64())
+            .filter(|&t| t > 0);
+        if self.try_get(r, id, tag, requester, &target, key.as_ref(), immediate) {
+            return;
+        }
+        // Not available yet: ask the host for a remote process, else wait.
+        let remote = {
+            let st = self.state.lock();
+            target.rank != PMIX_RANK_WILDCARD
+                && !st.clients.contains_key(&target)
+                && st.jobs.contains_key(&target.nspace)
+        };
+        if remote && self.host.provides(Upcall::DirectModex) {
+            let requester = requester.clone();
+            let t2 = target.clone();
+            let done = self.later(move |s, r, res: Result<Vec<u8>>| match res {
+                Ok(blob) => {
+                    let _ = s.state.lock().modex.absorb(&blob);
+                    if !s.try_get(r, id, tag, &requester, &t2, key.as_ref(), true) {
+                        let mode = s
+                            .state
+                            .lock()
+                            .peers
+                            .get(&id)
+                            .map(|p| p.mode)
+                            .unwrap_or_default();
+                        Self::reply_status(r, id, tag, mode, PMIX_ERR_NOT_FOUND);
+                    }
+                }
+                Err(e) => {
+                    let mode = s
+                        .state
+                        .lock()
+                        .peers
+                        .get(&id)
+                        .map(|p| p.mode)
+                        .unwrap_or_default();
+                    Self::reply_status(r, id, tag, mode, e.status());
+                }
+            });
+            self.host.direct_modex(&target, &info, done);
+            return;
+        }
+        let mut st = self.state.lock();
+        let gid = st.next_get;
+        st.next_get += 1;
+        let timer = timeout.map(|t| {
+            let me = self.arc();
+            r.schedule(Duration::from_secs(t), move |r| me.expire_get(r, gid))
+        });
+        st.gets.push(PendingGet {
+            conn: id,
+            tag,
+            requester: requester.clone(),
+            target,
+            key,
+            timer,
+            id: gid,
+        });
+    }
+
+    fn expire_get(&self, r: &mut Reactor, gid: u64) {
+        let g = {
+            let mut st = self.state.lock();
+            let Some(pos) = st.gets.iter().position(|g| g.id == gid) else {
+                return;
+            };
+            let g = st.gets.remove(pos);
+            let mode = st.peers.get(&g.conn).map(|p| p.mode).unwrap_or_default();
+            (g, mode)
+        };
+        Self::reply_status(r, g.0.conn, g.0.tag, g.1, PMIX_ERR_TIMEOUT);
+    }
+
+    /// Answers a get if it can be answered now (found, or definitely absent); false when
+    /// the data may still come.
+    #[allow(clippy::too_many_arguments)]
+    fn try_get(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        requester: &Proc,
+        target: &Proc,
+        key: Option<&PStr>,
+        immediate: bool,
+    ) -> bool {
+        let st = self.state.lock();
+        let Some(peer) = st.peers.get(&id) else {
+            return true;
+        };
+        let mode = peer.mode;
+        let Some(job) = st.jobs.get(&target.nspace) else {
+            if immediate || st.dead.iter().any(|d| d.nspace == target.nspace) {
+                drop(st);
+                Self::reply_status(r, id, tag, mode, PMIX_ERR_NOT_FOUND);
+                return true;
+            }
+            return false;
+        };
+        let mut blobs = Vec::new();
+        if target.rank == PMIX_RANK_WILDCARD || target.nspace != requester.nspace {
+            blobs.push(blob_of(
+                mode,
+                &Proc::new(target.nspace.clone(), PMIX_RANK_WILDCARD),
+                &job.req_reply(),
+            ));
+        }
+        let mut found = target.rank == PMIX_RANK_WILDCARD;
+        if target.rank != PMIX_RANK_WILDCARD {
+            let local_requester = st.clients.contains_key(requester) || peer.kind.is_tool();
+            let mut kvals: Vec<Kval> = job.rank_info(target.rank);
+            let committed = st.modex.kvals(target, local_requester);
+            let has_committed = committed.is_some();
+            if let Some(mut c) = committed {
+                kvals.append(&mut c);
+            }
+            let has_key = match key {
+                Some(k) => kvals.iter().any(|kv| &kv.key == k),
+                None => !kvals.is_empty(),
+            };
+            let reserved = key.is_some_and(|k| k.as_bytes().starts_with(b"pmix."));
+            if has_key || has_committed || reserved {
+                found = true;
+            }
+            if !kvals.is_empty() {
+                blobs.push(blob_of(mode, target, &kvals));
+            }
+            if !found {
+                let waiting_on_local = st.clients.contains_key(target) && !st.dead.contains(target);
+                if immediate || !waiting_on_local {
+                    let status = if st.dead.contains(target) {
+                        PMIX_ERR_LOST_CONNECTION
+                    } else {
+                        PMIX_ERR_NOT_FOUND
+                    };
+                    drop(st);
+                    Self::reply_status(r, id, tag, mode, status);
+                    return true;
+                }
+                return false;
+            }
+        }
+        drop(st);
+        let mut p = Pack::new(mode);
+        p.status(PMIX_SUCCESS);
+        for b in blobs {
+            p.bytes(&b);
+        }
+        Self::reply(r, id, tag, p.into_bytes());
+        true
+    }
+
+    fn retry_gets(&self, r: &mut Reactor) {
+        let pending = std::mem::take(&mut self.state.lock().gets);
+        let mut keep = Vec::new();
+        for g in pending {
+            if self.try_get(
+                r,
+                g.conn,
+                g.tag,
+                &g.requester,
+                &g.target,
+                g.key.as_ref(),
+                false,
+            ) {
+                if let Some(t) = g.timer {
+                    r.cancel(t);
+                }
+            } else {
+                keep.push(g);
+            }
+        }
+        self.state.lock().gets.extend(keep);
+    }
+
+    fn serve_dmodex_waiters(&self) {
+        let ready: Vec<(Proc, crate::host::Done<Vec<u8>>, Vec<u8>)> = {
+            let mut st = self.state.lock();
+            let waiters = std::mem::take(&mut st.dmodex_waiters);
+            let mut ready = Vec::new();
+            for (p, d) in waiters {
+                if st.modex.has(&p) {
+                    let blob = st.modex.contribution(std::slice::from_ref(&p));
+                    ready.push((p, d, blob));
+                } else {
+                    st.dmodex_waiters.push((p, d));
+                }
+            }
+            ready
+        };
+        for (_, d, blob) in ready {
+            d(Ok(blob));
+        }
+    }
+
+    // ---- events ---------------------------------------------------------------------
+
+    fn in_range(ev: &Event, target: &Proc) -> bool {
+        match ev.range {
+            PMIX_RANGE_PROC_LOCAL => false,
+            PMIX_RANGE_NAMESPACE => target.nspace == ev.source.nspace,
+            PMIX_RANGE_CUSTOM => ev
+                .info
+                .iter()
+                .filter(|i| key_is(i, PMIX_EVENT_CUSTOM_RANGE))
+                .any(|i| match &i.value {
+                    Value::Proc(p) => {
+                        p.nspace == target.nspace
+                            && (p.rank == PMIX_RANK_WILDCARD || p.rank == target.rank)
+                    }
+                    Value::DataArray(d) => d.items.iter().any(|v| match v {
+                        Value::Proc(p) => {
+                            p.nspace == target.nspace
+                                && (p.rank == PMIX_RANK_WILDCARD || p.rank == target.rank)
+                        }
+                        _ => false,
+                    }),
+                    _ => false,
+                }),
+            _ => true,
+        }
+    }
+
+    /// Sends `ev` to every connected peer in range that registered for it, except its
+    /// source connection.
+    fn relay_event(&self, r: &mut Reactor, ev: &Event, from: Option<ConnId>) {
+        let non_default = flag(&ev.info, PMIX_EVENT_NON_DEFAULT);
+        let targets: Vec<(ConnId, BufferType)> = {
+            let st = self.state.lock();
+            st.peers
+                .iter()
+                .filter(|(id, p)| Some(**id) != from && !p.finalized)
+                .filter(|(_, p)| Self::in_range(ev, &p.proc))
+                .filter(|(_, p)| {
+                    p.codes.contains(&Some(ev.code)) || (!non_default && p.codes.contains(&None))
+                })
+                .map(|(id, p)| (*id, p.mode))
+                .collect()
+        };
+        for (id, mode) in targets {
+            let mut p = Pack::cmd(mode, cmd::NOTIFY);
+            p.status(ev.code)
+                .proc(&ev.source)
+                .infos(&ev.info)
+                .range(ev.range);
+            let _ = r.send(
+                id,
+                crate::wire::server_frame(crate::wire::TAG_NOTIFY, &p.into_bytes()),
+            );
+        }
+    }
+
+    // ---- connection loss ------------------------------------------------------------
+
+    fn lost(&self, r: &mut Reactor, id: ConnId) {
+        let Some(peer) = self.state.lock().peers.remove(&id) else {
+            return;
+        };
+        // Pending gets of this connection are dropped.
+        self.state.lock().gets.retain(|g| g.conn != id);
+        if peer.finalized || peer.kind.is_tool() {
+            return;
+        }
+        // A client that died: fail every collective that waits for it, and tell the host
+        // and the server's own handlers.
+        let keys: Vec<CollKey> = {
+            let mut st = self.state.lock();
+            st.dead.insert(peer.proc.clone());
+            st.collectives
+                .iter()
+                .filter(|(_, c)| c.expected.contains(&peer.proc))
+                .map(|(k, _)| k.clone())
+                .collect()
+        };
+        for k in keys {
+            self.fail_collective(r, &k, PMIX_ERR_LOST_CONNECTION);
+        }
+        self.retry_gets(r);
+        let ev = Event {
+            code: PMIX_ERR_LOST_CONNECTION,
+            source: peer.proc.clone(),
+            range: PMIX_RANGE_RM,
+            info: vec![Info::new(
+                PMIX_EVENT_AFFECTED_PROC.to_bytes(),
+                Value::Proc(peer.proc.clone()),
+            )],
+        };
+        if self.host.provides(Upcall::NotifyEvent) {
+            self.host
+                .notify_event(ev.code, &ev.source, ev.range, &ev.info, Box::new(|_| {}));
+        }
+        self.events.deliver(ev, None);
+    }
+}
+
+struct PeerConn {
+    server: Arc<Shared>,
+}
+
+impl ConnHandler for PeerConn {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+        self.server.dispatch(r, id, msg);
+    }
+    fn on_closed(&mut self, r: &mut Reactor, id: ConnId, _why: Error) {
+        self.server.lost(r, id);
+    }
+}
+
+/// The address a server listens on (for tests).
+pub fn listen_addr(s: &Server) -> SocketAddr {
+    s.uri.addr
+}
+
+/// Status of a unit result (for the FFI).
+pub fn status(r: &Result<()>) -> pmix_status_t {
+    status_of(r)
+}
+
+#[allow(dead_code)]
+fn _assert_send_sync() {
+    fn f<T: Send + Sync>() {}
+    f::<Shared>();
+    let _ = Kval {
+        key: PStr::new(),
+        value: Value::Bool(true),
+    };
+}
