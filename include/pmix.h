@@ -39,10 +39,10 @@ PMIX_EXPORT const char *PMIx_Get_attribute_name(const char *attrstring);
 /*
  See PMIx Standard v5, `PMIx_Init`.
 
- # Returns
- `PMIX_ERR_UNREACH` when no server is named in the environment (the reference's answer
- without a server); `PMIX_ERR_NOT_SUPPORTED` when one is, since the client role is not
- implemented yet.
+ Connects to the server named by `PMIX_SERVER_URI41` (or the older variables) with the
+ identity in `PMIX_NAMESPACE`/`PMIX_RANK`. Without a server it returns `PMIX_ERR_UNREACH`
+ and leaves the process initialized as a singleton, as the reference does. Calls nest:
+ each needs its `PMIx_Finalize`.
 
  # Safety
  `proc_` is NULL or writable; `(info, ninfo)` a valid array.
@@ -68,13 +68,11 @@ PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t *info, size_t ninfo);
 PMIX_EXPORT int PMIx_Initialized(void);
 
 /*
- See PMIx Standard v5, `PMIx_Abort`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Abort`: asks the host to terminate `procs` (NULL: the whole
+ job) and waits for its answer.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `msg` is NULL or a C string; `(procs, nprocs)` a valid array.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Abort(int status,
@@ -83,35 +81,27 @@ pmix_status_t PMIx_Abort(int status,
                          size_t nprocs);
 
 /*
- See PMIx Standard v5, `PMIx_Put`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Put`: stored locally until `PMIx_Commit`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `key` is a C string; `val` a valid value.
  */
 PMIX_EXPORT pmix_status_t PMIx_Put(pmix_scope_t scope, const char *key, pmix_value_t *val);
 
 /*
- See PMIx Standard v5, `PMIx_Commit`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Commit`: sends the values put since the last commit.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ No pointer arguments.
  */
 PMIX_EXPORT pmix_status_t PMIx_Commit(void);
 
 /*
- See PMIx Standard v5, `PMIx_Fence`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Fence`. NULL procs means every process of the caller's
+ namespace; `PMIX_COLLECT_DATA` and `PMIX_TIMEOUT` are honoured.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fence(const pmix_proc_t *procs,
@@ -122,11 +112,8 @@ pmix_status_t PMIx_Fence(const pmix_proc_t *procs,
 /*
  See PMIx Standard v5, `PMIx_Fence_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Fence`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
@@ -137,13 +124,13 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
                             void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Get`.
+ See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
+ information; data received through a fence) is answered on the caller's thread.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*val` is a libc-allocated value; release with `PMIX_VALUE_RELEASE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` is NULL or valid; `key` NULL or a C string; `(info, ninfo)` valid; `val` writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Get(const pmix_proc_t *proc_,
@@ -153,13 +140,11 @@ pmix_status_t PMIx_Get(const pmix_proc_t *proc_,
                        pmix_value_t **val);
 
 /*
- See PMIx Standard v5, `PMIx_Get_nb`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Get_nb`. The value handed to `cbfunc` is released when it
+ returns.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Get`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc_,
@@ -172,22 +157,16 @@ pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc_,
 /*
  See PMIx Standard v5, `PMIx_Publish`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` is a valid array.
  */
 PMIX_EXPORT pmix_status_t PMIx_Publish(const pmix_info_t *info, size_t ninfo);
 
 /*
  See PMIx Standard v5, `PMIx_Publish_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Publish`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Publish_nb(const pmix_info_t *info,
@@ -196,13 +175,11 @@ pmix_status_t PMIx_Publish_nb(const pmix_info_t *info,
                               void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Lookup`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Lookup`: fills the proc and value of each element of `data`
+ whose key was found (`PMIX_WAIT` waits for keys not yet published).
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(data, ndata)` is a valid, writable array; `(info, ninfo)` valid.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Lookup(pmix_pdata_t *data,
@@ -213,11 +190,9 @@ pmix_status_t PMIx_Lookup(pmix_pdata_t *data,
 /*
  See PMIx Standard v5, `PMIx_Lookup_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `keys` is a NULL-terminated array of C strings; `(info, ninfo)` valid; `cbfunc` is
+ called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Lookup_nb(char **keys,
@@ -227,24 +202,18 @@ pmix_status_t PMIx_Lookup_nb(char **keys,
                              void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Unpublish`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Unpublish` (NULL keys: everything this process published).
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `keys` is NULL or a NULL-terminated array of C strings; `(info, ninfo)` valid.
  */
 PMIX_EXPORT pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t *info, size_t ninfo);
 
 /*
  See PMIx Standard v5, `PMIx_Unpublish_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Unpublish`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Unpublish_nb(char **keys,
@@ -254,13 +223,11 @@ pmix_status_t PMIx_Unpublish_nb(char **keys,
                                 void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Spawn`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Spawn`: the host starts the job; its namespace is written
+ to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ The arrays are valid; `nspace` is NULL or has room for a namespace.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Spawn(const pmix_info_t *job_info,
@@ -272,11 +239,8 @@ pmix_status_t PMIx_Spawn(const pmix_info_t *job_info,
 /*
  See PMIx Standard v5, `PMIx_Spawn_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Spawn`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Spawn_nb(const pmix_info_t *job_info,
@@ -289,11 +253,8 @@ pmix_status_t PMIx_Spawn_nb(const pmix_info_t *job_info,
 /*
  See PMIx Standard v5, `PMIx_Connect`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Connect(const pmix_proc_t *procs,
@@ -304,11 +265,8 @@ pmix_status_t PMIx_Connect(const pmix_proc_t *procs,
 /*
  See PMIx Standard v5, `PMIx_Connect_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Connect`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Connect_nb(const pmix_proc_t *procs,
@@ -321,11 +279,8 @@ pmix_status_t PMIx_Connect_nb(const pmix_proc_t *procs,
 /*
  See PMIx Standard v5, `PMIx_Disconnect`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Disconnect(const pmix_proc_t *procs,
@@ -336,14 +291,11 @@ pmix_status_t PMIx_Disconnect(const pmix_proc_t *procs,
 /*
  See PMIx Standard v5, `PMIx_Disconnect_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Disconnect`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *ranges,
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *procs,
                                  size_t nprocs,
                                  const pmix_info_t *info,
                                  size_t ninfo,
@@ -351,13 +303,13 @@ pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *ranges,
                                  void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Resolve_peers`.
+ See PMIx Standard v5, `PMIx_Resolve_peers`: the ranks of `nspace` (NULL: every known
+ namespace is not supported; the caller's own) on `nodename` (NULL: this node).
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*procs` is a libc-allocated array; release with `PMIX_PROC_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `nodename`, `nspace` are NULL or C strings; `procs`, `nprocs` writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Resolve_peers(const char *nodename,
@@ -366,24 +318,20 @@ pmix_status_t PMIx_Resolve_peers(const char *nodename,
                                  size_t *nprocs);
 
 /*
- See PMIx Standard v5, `PMIx_Resolve_nodes`.
+ See PMIx Standard v5, `PMIx_Resolve_nodes`: the comma-separated nodes of `nspace`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*nodelist` is a libc-allocated string; release with `free`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `nspace` is NULL or a C string; `nodelist` writable.
  */
 PMIX_EXPORT pmix_status_t PMIx_Resolve_nodes(const char *nspace, char **nodelist);
 
 /*
  See PMIx Standard v5, `PMIx_Log`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(data, ndata)` and `(directives, ndirs)` are valid arrays.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Log(const pmix_info_t *data,
@@ -394,11 +342,8 @@ pmix_status_t PMIx_Log(const pmix_info_t *data,
 /*
  See PMIx Standard v5, `PMIx_Log_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Log`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Log_nb(const pmix_info_t *data,
@@ -411,11 +356,10 @@ pmix_status_t PMIx_Log_nb(const pmix_info_t *data,
 /*
  See PMIx Standard v5, `PMIx_Allocation_request`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive,
@@ -427,11 +371,8 @@ pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive,
 /*
  See PMIx Standard v5, `PMIx_Allocation_request_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive,
@@ -443,11 +384,10 @@ pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive,
 /*
  See PMIx Standard v5, `PMIx_Job_control`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ The arrays are valid; `results`, `nresults` NULL or writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Job_control(const pmix_proc_t *targets,
@@ -460,11 +400,8 @@ pmix_status_t PMIx_Job_control(const pmix_proc_t *targets,
 /*
  See PMIx Standard v5, `PMIx_Job_control_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ The arrays are valid; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Job_control_nb(const pmix_proc_t *targets,
@@ -477,11 +414,10 @@ pmix_status_t PMIx_Job_control_nb(const pmix_proc_t *targets,
 /*
  See PMIx Standard v5, `PMIx_Process_monitor`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `monitor` valid; `(directives, ndirs)` valid; `results`, `nresults` NULL or writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor,
@@ -492,13 +428,11 @@ pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor,
                                    size_t *nresults);
 
 /*
- See PMIx Standard v5, `PMIx_Process_monitor_nb`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Process_monitor_nb`. `PMIX_SEND_HEARTBEAT` sends a heartbeat
+ (no answer from the server; `cbfunc` reports that it was sent).
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Process_monitor`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
@@ -509,13 +443,12 @@ pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
                                       void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Get_credential`.
+ See PMIx Standard v5, `PMIx_Get_credential`: the host's credential for this process.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `credential->bytes` is libc-allocated; release with `PMIX_BYTE_OBJECT_DESTRUCT`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` valid; `credential` writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Get_credential(const pmix_info_t *info,
@@ -525,11 +458,8 @@ pmix_status_t PMIx_Get_credential(const pmix_info_t *info,
 /*
  See PMIx Standard v5, `PMIx_Get_credential_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Get_credential_nb(const pmix_info_t *info,
@@ -540,11 +470,10 @@ pmix_status_t PMIx_Get_credential_nb(const pmix_info_t *info,
 /*
  See PMIx Standard v5, `PMIx_Validate_credential`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `cred` valid; `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
@@ -556,11 +485,8 @@ pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
 /*
  See PMIx Standard v5, `PMIx_Validate_credential_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Validate_credential`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
@@ -570,13 +496,12 @@ pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
                                           void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Group_construct`.
+ See PMIx Standard v5, `PMIx_Group_construct`: collective over `procs`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `grp` a C string; the arrays valid; `results`, `nresults` NULL or writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_construct(const char *grp,
@@ -590,11 +515,8 @@ pmix_status_t PMIx_Group_construct(const char *grp,
 /*
  See PMIx Standard v5, `PMIx_Group_construct_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Group_construct`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_construct_nb(const char *grp,
@@ -608,11 +530,10 @@ pmix_status_t PMIx_Group_construct_nb(const char *grp,
 /*
  See PMIx Standard v5, `PMIx_Group_invite`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: invitations travel as events in 4.2; returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_invite(const char *grp,
@@ -626,11 +547,10 @@ pmix_status_t PMIx_Group_invite(const char *grp,
 /*
  See PMIx Standard v5, `PMIx_Group_invite_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_invite_nb(const char *grp,
@@ -644,11 +564,10 @@ pmix_status_t PMIx_Group_invite_nb(const char *grp,
 /*
  See PMIx Standard v5, `PMIx_Group_join`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_join(const char *grp,
@@ -662,11 +581,10 @@ pmix_status_t PMIx_Group_join(const char *grp,
 /*
  See PMIx Standard v5, `PMIx_Group_join_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_join_nb(const char *grp,
@@ -678,24 +596,18 @@ pmix_status_t PMIx_Group_join_nb(const char *grp,
                                  void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Group_leave`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Group_leave`. A 4.2 server answers `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `grp` a C string; `(info, ninfo)` valid.
  */
 PMIX_EXPORT pmix_status_t PMIx_Group_leave(const char *grp, const pmix_info_t *info, size_t ninfo);
 
 /*
  See PMIx Standard v5, `PMIx_Group_leave_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Group_leave`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_leave_nb(const char *grp,
@@ -705,13 +617,10 @@ pmix_status_t PMIx_Group_leave_nb(const char *grp,
                                   void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Group_destruct`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Group_destruct`: collective over the group's members.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `grp` a C string; `(info, ninfo)` valid.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_destruct(const char *grp,
@@ -721,11 +630,8 @@ pmix_status_t PMIx_Group_destruct(const char *grp,
 /*
  See PMIx Standard v5, `PMIx_Group_destruct_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ As for `PMIx_Group_destruct`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_destruct_nb(const char *grp,
@@ -735,13 +641,12 @@ pmix_status_t PMIx_Group_destruct_nb(const char *grp,
                                      void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Register_event_handler`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Register_event_handler`. Without `cbfunc` the registration
+ id is returned (as a non-negative status), as the reference does.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(codes, ncodes)` and `(info, ninfo)` are valid arrays; `evhdlr` stays callable until
+ deregistered.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Register_event_handler(pmix_status_t *codes,
@@ -755,11 +660,8 @@ pmix_status_t PMIx_Register_event_handler(pmix_status_t *codes,
 /*
  See PMIx Standard v5, `PMIx_Deregister_event_handler`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `cbfunc` is NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref,
@@ -767,13 +669,11 @@ pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref,
                                             void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Notify_event`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Notify_event`. From a client the server relays the event to
+ the processes in range; from a server it goes to its clients in range.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `source` NULL or valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Notify_event(pmix_status_t status,
@@ -787,11 +687,11 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status,
 /*
  See PMIx Standard v5, `PMIx_Fabric_register`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: fabric information needs a fabric plugin in the host;
+ returns `PMIX_ERR_NOT_SUPPORTED`, as the reference does without one.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
@@ -801,11 +701,10 @@ pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
 /*
  See PMIx Standard v5, `PMIx_Fabric_register_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
@@ -817,22 +716,20 @@ pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
 /*
  See PMIx Standard v5, `PMIx_Fabric_update`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric);
 
 /*
  See PMIx Standard v5, `PMIx_Fabric_update_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
@@ -842,22 +739,20 @@ pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
 /*
  See PMIx Standard v5, `PMIx_Fabric_deregister`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric);
 
 /*
  See PMIx Standard v5, `PMIx_Fabric_deregister_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
@@ -867,11 +762,10 @@ pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
 /*
  See PMIx Standard v5, `PMIx_Compute_distances`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
@@ -884,11 +778,10 @@ pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
 /*
  See PMIx Standard v5, `PMIx_Compute_distances_nb`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ Pointer arguments are NULL or valid for the call.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
@@ -899,8 +792,8 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
                                         void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Progress`. The library progresses on its own thread; this
- does nothing.
+ See PMIx Standard v5, `PMIx_Progress`: nothing to do, the progress thread runs on its
+ own.
 
  # Safety
  No pointer arguments.
@@ -908,13 +801,11 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
 PMIX_EXPORT void PMIx_Progress(void);
 
 /*
- See PMIx Standard v5, `PMIx_Store_internal`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_Store_internal`: stores a value for `proc_` in this process
+ only.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` valid; `key` a C string; `val` a valid value.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,

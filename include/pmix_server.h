@@ -323,7 +323,9 @@ PMIX_EXPORT pmix_status_t PMIx_generate_ppn(const char *input, char **ppn);
 /*
  See PMIx Standard v5, `PMIx_server_init`.
 
- NOT IMPLEMENTED YET: returns `PMIX_ERR_NOT_SUPPORTED` until the server role exists.
+ Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients with
+ OpenPMIx's protocol. Honours `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
+ `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR` and `PMIX_HOSTNAME`.
 
  # Safety
  `module` is NULL or a valid module; `(info, ninfo)` a valid array.
@@ -334,24 +336,20 @@ pmix_status_t PMIx_server_init(pmix_server_module_t *module,
                                size_t ninfo);
 
 /*
- See PMIx Standard v5, `PMIx_server_finalize`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_finalize`: closes every connection and stops the
+ progress thread. `PMIX_ERR_INIT` when no server is initialized, as in the reference.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ No pointer arguments.
  */
 PMIX_EXPORT pmix_status_t PMIx_server_finalize(void);
 
 /*
- See PMIx Standard v5, `PMIx_server_register_nspace`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_register_nspace`: the job's information, served to
+ its clients in the reply to their first request.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `nspace` a C string; `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_register_nspace(const char *nspace,
@@ -364,11 +362,8 @@ pmix_status_t PMIx_server_register_nspace(const char *nspace,
 /*
  See PMIx Standard v5, `PMIx_server_deregister_nspace`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `nspace` a C string; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 void PMIx_server_deregister_nspace(const char *nspace,
@@ -376,13 +371,11 @@ void PMIx_server_deregister_nspace(const char *nspace,
                                    void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_register_client`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_register_client`: the uid and gid its handshake
+ must carry, and the host's object passed back in upcalls about it.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc_,
@@ -395,11 +388,8 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc_,
 /*
  See PMIx Standard v5, `PMIx_server_deregister_client`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 void PMIx_server_deregister_client(const pmix_proc_t *proc_,
@@ -407,24 +397,23 @@ void PMIx_server_deregister_client(const pmix_proc_t *proc_,
                                    void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_setup_fork`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_setup_fork`: adds to `*env` what a client needs to
+ reach this server (`PMIX_NAMESPACE`, `PMIX_RANK`, `PMIX_SERVER_URI41` to `URI2`,
+ `PMIX_SECURITY_MODE`, `PMIX_BFROP_BUFFER_TYPE`, `PMIX_GDS_MODULE=hash`, tmpdirs,
+ `PMIX_HOSTNAME`, `PMIX_VERSION`).
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` valid; `env` points to NULL or a malloc'd NULL-terminated array (as built by
+ the `pmix_argv_*` helpers).
  */
 PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc_, char ***env);
 
 /*
- See PMIx Standard v5, `PMIx_server_dmodex_request`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_dmodex_request`: the committed data of a local
+ process, for another server; answered once the process has committed.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` valid; `cbfunc` called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc_,
@@ -432,13 +421,12 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc_,
                                          void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_setup_application`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_setup_application`: network and programming-model
+ information for a job about to launch. We have no fabric plugins, so the answer is an
+ empty set, delivered through `cbfunc`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `nspace` a C string; `(info, ninfo)` valid; `cbfunc` called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_setup_application(const char *nspace,
@@ -448,13 +436,11 @@ pmix_status_t PMIx_server_setup_application(const char *nspace,
                                             void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_setup_local_support`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_setup_local_support`: nothing to prepare on this
+ node without fabric plugins; completes through `cbfunc`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `nspace` a C string; `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_setup_local_support(const char *nspace,
@@ -464,13 +450,11 @@ pmix_status_t PMIx_server_setup_local_support(const char *nspace,
                                               void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_IOF_deliver`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the
+ connected tools.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `source` and `bo` valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source,
@@ -482,13 +466,11 @@ pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source,
                                       void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_collect_inventory`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_collect_inventory`: this node's inventory. Without
+ fabric or device plugins it is empty, delivered through `cbfunc`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(directives, ndirs)` valid; `cbfunc` called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_collect_inventory(pmix_info_t *directives,
@@ -497,13 +479,11 @@ pmix_status_t PMIx_server_collect_inventory(pmix_info_t *directives,
                                             void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_deliver_inventory`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_deliver_inventory`: accepted and completed (nothing
+ consumes inventory without fabric plugins).
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ The arrays are valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_deliver_inventory(pmix_info_t *info,
@@ -514,13 +494,11 @@ pmix_status_t PMIx_server_deliver_inventory(pmix_info_t *info,
                                             void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_define_process_set`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_define_process_set`: announces the set to the local
+ clients with a `PMIX_PROCESS_SET_DEFINE` event.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(members, nmembers)` valid; `pset_name` a C string.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members,
@@ -528,24 +506,19 @@ pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members,
                                              const char *pset_name);
 
 /*
- See PMIx Standard v5, `PMIx_server_delete_process_set`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_delete_process_set`: announces the deletion with a
+ `PMIX_PROCESS_SET_DELETE` event.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `pset_name` a C string.
  */
 PMIX_EXPORT pmix_status_t PMIx_server_delete_process_set(char *pset_name);
 
 /*
- See PMIx Standard v5, `PMIx_server_register_resources`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_register_resources`: accepted and completed.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_register_resources(pmix_info_t *info,
@@ -554,13 +527,10 @@ pmix_status_t PMIx_server_register_resources(pmix_info_t *info,
                                              void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_server_deregister_resources`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_server_deregister_resources`: accepted and completed.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_deregister_resources(pmix_info_t *info,

@@ -19,8 +19,10 @@
 
 mod alloc;
 pub mod api;
+mod callback;
 mod convert;
 mod entry;
+mod host;
 mod hwloc;
 mod lifecycle;
 mod ptr;

@@ -1,18 +1,45 @@
-//! Whether the library is initialized, and the answers given while it is not.
+//! The roles this process holds (client, server) and whether the library is initialized.
 //!
-//! The client, server and tool roles do not exist yet, so the library is never initialized:
-//! operations that need a session answer `PMIX_ERR_INIT`, as the reference does before init.
+//! `PMIx_Init` is reference-counted, as in the reference: every successful call (including
+//! the one that returns `PMIX_ERR_UNREACH` and leaves a singleton) takes a reference, and
+//! the last `PMIx_Finalize` ends the client. The state is behind a mutex that is only held
+//! to read or swap the role handles, never across a call into the core that may block.
 
 use core::ffi::c_void;
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use pmix_core::{Error, Result};
+use pmix_core::client::{Client, ClientEnv};
+use pmix_core::server::Server;
+use pmix_core::{Error, Info, Result};
 use pmix_sys::*;
 
 use crate::entry;
+use crate::host::CHost;
 
-/// Whether `PMIx_Init`, `PMIx_server_init` or `PMIx_tool_init` has succeeded.
+#[derive(Default)]
+struct Roles {
+    client: Option<Arc<Client>>,
+    client_refs: u32,
+    /// `PMIx_Init` found no server: report `PMIX_ERR_UNREACH` on every init.
+    singleton: bool,
+    server: Option<Server>,
+    host: Option<Arc<CHost>>,
+}
+
+static ROLES: Mutex<Option<Roles>> = Mutex::new(None);
+
+fn roles() -> MutexGuard<'static, Option<Roles>> {
+    ROLES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn with<R>(f: impl FnOnce(&mut Roles) -> R) -> R {
+    let mut g = roles();
+    f(g.get_or_insert_with(Roles::default))
+}
+
+/// Whether `PMIx_Init` or `PMIx_server_init` has succeeded (and not been finalized).
 pub(crate) fn initialized() -> bool {
-    false
+    with(|r| r.client.is_some() || r.server.is_some())
 }
 
 /// `Err(Error::Init)` unless the library is initialized.
@@ -24,30 +51,86 @@ pub(crate) fn require_init() -> Result<()> {
     }
 }
 
-/// Environment variables through which a server tells a client where to connect.
-const SERVER_URI_VARS: &[&str] = &[
-    "PMIX_SERVER_URI41",
-    "PMIX_SERVER_URI4",
-    "PMIX_SERVER_URI3",
-    "PMIX_SERVER_URI21",
-    "PMIX_SERVER_URI2",
-];
+/// The client role.
+pub(crate) fn client() -> Result<Arc<Client>> {
+    with(|r| r.client.clone()).ok_or(Error::Init)
+}
 
-/// `PMIx_Init` without a client role: unreachable when no server is named, unsupported when
-/// one is.
-pub(crate) fn client_init(
-    _proc: *mut pmix_proc_t,
-    _info: *mut pmix_info_t,
-    _ninfo: usize,
-) -> Result<()> {
-    if SERVER_URI_VARS
-        .iter()
-        .any(|v| std::env::var_os(v).is_some())
-    {
-        Err(Error::NotSupported)
-    } else {
-        Err(Error::Unreach)
+/// The server role.
+pub(crate) fn server() -> Result<Server> {
+    with(|r| r.server.clone()).ok_or(Error::Init)
+}
+
+/// The server role and its C host.
+pub(crate) fn server_host() -> Result<(Server, Arc<CHost>)> {
+    with(|r| Some((r.server.clone()?, r.host.clone()?))).ok_or(Error::Init)
+}
+
+/// `PMIx_Init`: connects to the server named in the environment, or becomes a singleton
+/// and reports `PMIX_ERR_UNREACH` (the reference's behaviour, which Open MPI relies on).
+pub(crate) fn client_init(_info: &[Info]) -> Result<(pmix_core::Proc, bool)> {
+    if let Some(c) = with(|r| {
+        let c = r.client.clone()?;
+        r.client_refs += 1;
+        Some((c, r.singleton))
+    }) {
+        return Ok((c.0.me.clone(), c.1));
     }
+    if let Ok(s) = server() {
+        // A server process calling PMIx_Init acts as a client of itself: it is initialized.
+        let me = s.cfg.id.clone();
+        return Ok((me, false));
+    }
+    let env = ClientEnv::from_env(|k| std::env::var(k).ok())?;
+    let singleton = env.is_none();
+    let client = Arc::new(Client::connect(env)?);
+    let me = client.me.clone();
+    with(|r| {
+        if r.client.is_none() {
+            r.client = Some(client.clone());
+            r.singleton = singleton;
+        }
+        r.client_refs += 1;
+    });
+    Ok((me, singleton))
+}
+
+/// `PMIx_Finalize`: drops one reference; the last one finalizes the client.
+pub(crate) fn client_finalize() -> Result<()> {
+    let last = with(|r| {
+        r.client.as_ref()?;
+        r.client_refs = r.client_refs.saturating_sub(1);
+        if r.client_refs == 0 {
+            r.singleton = false;
+            r.client.take()
+        } else {
+            None
+        }
+    });
+    if let Some(c) = last {
+        c.finalize()?;
+    }
+    Ok(())
+}
+
+/// Installs the server role.
+pub(crate) fn set_server(server: Server, host: Arc<CHost>) -> Result<()> {
+    with(|r| {
+        if r.server.is_some() {
+            return Err(Error::Status(PMIX_ERR_INIT));
+        }
+        r.server = Some(server);
+        r.host = Some(host);
+        Ok(())
+    })
+}
+
+/// Removes the server role.
+pub(crate) fn take_server() -> Option<Server> {
+    with(|r| {
+        r.host = None;
+        r.server.take()
+    })
 }
 
 /// For void functions that report through an operation callback: calls `cbfunc` (if given)

@@ -1,20 +1,54 @@
-//! The client API of `pmix.h`. Until the client role exists, every call that needs a
-//! session answers `PMIX_ERR_INIT`, as the reference does before `PMIx_Init`.
+//! The client API of `pmix.h`, over the core's client role (`pmix_core::client`).
+//!
+//! Blocking calls wait on the caller's thread; made from inside a callback of this library
+//! (on its progress thread) they return `PMIX_ERR_WOULD_BLOCK` instead of deadlocking.
+//! Callbacks of the `_nb` forms run on the progress thread.
 
 #![allow(unused_variables)]
 
 use core::ffi::{c_char, c_int, c_void};
+use std::sync::Arc;
 
+use pmix_core::events::{Event, Next};
+use pmix_core::{Error, Info, PStr, Proc, Result, Value};
 use pmix_sys::*;
 
-use crate::entry;
+use crate::callback::{self, CbData};
+use crate::{convert, entry, lifecycle, ptr};
+
+/// # Safety
+/// `p` is NULL or a valid proc.
+unsafe fn opt_proc(p: *const pmix_proc_t) -> Result<Option<Proc>> {
+    // SAFETY: forwarded contract.
+    match unsafe { p.as_ref() } {
+        Some(p) => Ok(Some(convert::proc_from_c(p)?)),
+        None => Ok(None),
+    }
+}
+
+/// # Safety
+/// `(p, n)` is a valid array.
+unsafe fn procs(p: *const pmix_proc_t, n: usize) -> Result<Vec<Proc>> {
+    // SAFETY: forwarded contract.
+    unsafe { ptr::slice(p, n) }?
+        .iter()
+        .map(convert::proc_from_c)
+        .collect()
+}
+
+/// # Safety
+/// `(p, n)` is a valid array of valid infos.
+unsafe fn infos(p: *const pmix_info_t, n: usize) -> Result<Vec<Info>> {
+    // SAFETY: forwarded contract.
+    unsafe { convert::infos_from_c(p, n) }
+}
 
 /// See PMIx Standard v5, `PMIx_Init`.
 ///
-/// # Returns
-/// `PMIX_ERR_UNREACH` when no server is named in the environment (the reference's answer
-/// without a server); `PMIX_ERR_NOT_SUPPORTED` when one is, since the client role is not
-/// implemented yet.
+/// Connects to the server named by `PMIX_SERVER_URI41` (or the older variables) with the
+/// identity in `PMIX_NAMESPACE`/`PMIX_RANK`. Without a server it returns `PMIX_ERR_UNREACH`
+/// and leaves the process initialized as a singleton, as the reference does. Calls nest:
+/// each needs its `PMIx_Finalize`.
 ///
 /// # Safety
 /// `proc_` is NULL or writable; `(info, ninfo)` a valid array.
@@ -25,7 +59,19 @@ pub unsafe extern "C" fn PMIx_Init(
     ninfo: usize,
 ) -> pmix_status_t {
     entry::status("PMIx_Init", || {
-        crate::lifecycle::client_init(proc_, info, ninfo)
+        // SAFETY: per this function's contract. Info the library cannot read is ignored,
+        // as the reference reads only the keys it knows.
+        let info = unsafe { infos(info, ninfo) }.unwrap_or_default();
+        let (me, singleton) = lifecycle::client_init(&info)?;
+        // SAFETY: per this function's contract.
+        if let Some(p) = unsafe { proc_.as_mut() } {
+            *p = convert::proc_to_c(&me);
+        }
+        if singleton {
+            Err(Error::Unreach)
+        } else {
+            Ok(())
+        }
     })
 }
 
@@ -37,7 +83,7 @@ pub unsafe extern "C" fn PMIx_Init(
 /// `(info, ninfo)` is a valid array.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Finalize(info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
-    entry::status("PMIx_Finalize", || Ok(()))
+    entry::status("PMIx_Finalize", lifecycle::client_finalize)
 }
 
 /// See PMIx Standard v5, `PMIx_Initialized`: 1 when initialized, else 0.
@@ -47,17 +93,15 @@ pub unsafe extern "C" fn PMIx_Finalize(info: *const pmix_info_t, ninfo: usize) -
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Initialized() -> c_int {
     entry::guard("PMIx_Initialized", 0, || {
-        c_int::from(crate::lifecycle::initialized())
+        c_int::from(lifecycle::initialized())
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Abort`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Abort`: asks the host to terminate `procs` (NULL: the whole
+/// job) and waits for its answer.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `msg` is NULL or a C string; `(procs, nprocs)` a valid array.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Abort(
     status: c_int,
@@ -65,44 +109,48 @@ pub unsafe extern "C" fn PMIx_Abort(
     procs: *mut pmix_proc_t,
     nprocs: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Abort", crate::lifecycle::require_init)
+    entry::status("PMIx_Abort", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (msg, procs) = unsafe { (ptr::opt_pstr(msg), self::procs(procs, nprocs)?) };
+        c.abort(status, msg.as_ref().map(PStr::as_bytes), &procs)
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Put`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Put`: stored locally until `PMIx_Commit`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `key` is a C string; `val` a valid value.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Put(
     scope: pmix_scope_t,
     key: *const c_char,
     val: *mut pmix_value_t,
 ) -> pmix_status_t {
-    entry::status("PMIx_Put", crate::lifecycle::require_init)
+    entry::status("PMIx_Put", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let v = unsafe { convert::value_from_c(ptr::req(val)?) }?;
+        c.put(scope, key, v)
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Commit`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Commit`: sends the values put since the last commit.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// No pointer arguments.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Commit() -> pmix_status_t {
-    entry::status("PMIx_Commit", crate::lifecycle::require_init)
+    entry::status("PMIx_Commit", || lifecycle::client()?.commit())
 }
 
-/// See PMIx Standard v5, `PMIx_Fence`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Fence`. NULL procs means every process of the caller's
+/// namespace; `PMIX_COLLECT_DATA` and `PMIX_TIMEOUT` are honoured.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fence(
     procs: *const pmix_proc_t,
@@ -110,16 +158,18 @@ pub unsafe extern "C" fn PMIx_Fence(
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Fence", crate::lifecycle::require_init)
+    entry::status("PMIx_Fence", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        c.fence(&p, &i)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Fence_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Fence`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fence_nb(
     procs: *const pmix_proc_t,
@@ -129,16 +179,21 @@ pub unsafe extern "C" fn PMIx_Fence_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Fence_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Fence_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        c.fence_nb(&p, &i, callback::op("PMIx_Fence_nb", cbfunc, cbdata))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Get`.
+/// See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
+/// information; data received through a fence) is answered on the caller's thread.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*val` is a libc-allocated value; release with `PMIX_VALUE_RELEASE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `proc_` is NULL or valid; `key` NULL or a C string; `(info, ninfo)` valid; `val` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Get(
     proc_: *const pmix_proc_t,
@@ -147,16 +202,29 @@ pub unsafe extern "C" fn PMIx_Get(
     ninfo: usize,
     val: *mut *mut pmix_value_t,
 ) -> pmix_status_t {
-    entry::status("PMIx_Get", crate::lifecycle::require_init)
+    entry::status("PMIx_Get", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let out = unsafe { ptr::req_mut(val) }?;
+        // SAFETY: per this function's contract.
+        let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
+        let p = p.unwrap_or_else(|| c.me.clone());
+        let k = k.ok_or(Error::BadParam)?;
+        let v = c.get(&p, k.as_bytes(), &i)?;
+        let cv = convert::value_to_c(&v)?;
+        let b = crate::alloc::calloc::<pmix_value_t>(1)?;
+        // SAFETY: fresh allocation of one value.
+        unsafe { b.write(cv) };
+        *out = b;
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Get_nb`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Get_nb`. The value handed to `cbfunc` is released when it
+/// returns.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Get`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Get_nb(
     proc_: *const pmix_proc_t,
@@ -166,28 +234,42 @@ pub unsafe extern "C" fn PMIx_Get_nb(
     cbfunc: pmix_value_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Get_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Get_nb", || {
+        let c = lifecycle::client()?;
+        if cbfunc.is_none() {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
+        let p = p.unwrap_or_else(|| c.me.clone());
+        let k = k.ok_or(Error::BadParam)?;
+        c.get_nb(
+            &p,
+            k.as_bytes(),
+            &i,
+            callback::value("PMIx_Get_nb", cbfunc, cbdata),
+        )
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Publish`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` is a valid array.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Publish(info: *const pmix_info_t, ninfo: usize) -> pmix_status_t {
-    entry::status("PMIx_Publish", crate::lifecycle::require_init)
+    entry::status("PMIx_Publish", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        c.publish(&i)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Publish_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Publish`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Publish_nb(
     info: *const pmix_info_t,
@@ -195,16 +277,19 @@ pub unsafe extern "C" fn PMIx_Publish_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Publish_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Publish_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        c.publish_nb(&i, callback::op("PMIx_Publish_nb", cbfunc, cbdata))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Lookup`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Lookup`: fills the proc and value of each element of `data`
+/// whose key was found (`PMIX_WAIT` waits for keys not yet published).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(data, ndata)` is a valid, writable array; `(info, ninfo)` valid.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Lookup(
     data: *mut pmix_pdata_t,
@@ -212,16 +297,42 @@ pub unsafe extern "C" fn PMIx_Lookup(
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Lookup", crate::lifecycle::require_init)
+    entry::status("PMIx_Lookup", || {
+        let c = lifecycle::client()?;
+        if data.is_null() || ndata == 0 {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        let slots = unsafe { core::slice::from_raw_parts_mut(data, ndata) };
+        let keys: Vec<Vec<u8>> = slots
+            .iter()
+            .map(|d| ptr::fixed_str(&d.key).map(PStr::into_bytes))
+            .collect::<Result<_>>()?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        let found = c.lookup(&keys, &i)?;
+        let mut any = false;
+        for f in found {
+            if let Some(slot) = slots
+                .iter_mut()
+                .find(|d| ptr::fixed_str(&d.key).is_ok_and(|k| k == f.key))
+            {
+                slot.proc = convert::proc_to_c(&f.proc);
+                // SAFETY: the caller's slot holds a valid (usually empty) value.
+                unsafe { convert::value_destruct(&mut slot.value) };
+                slot.value = convert::value_to_c(&f.value)?;
+                any = true;
+            }
+        }
+        if any { Ok(()) } else { Err(Error::NotFound) }
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Lookup_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `keys` is a NULL-terminated array of C strings; `(info, ninfo)` valid; `cbfunc` is
+/// called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Lookup_nb(
     keys: *mut *mut c_char,
@@ -230,32 +341,39 @@ pub unsafe extern "C" fn PMIx_Lookup_nb(
     cbfunc: pmix_lookup_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Lookup_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Lookup_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (k, i) = unsafe { (callback::keys(keys), infos(info, ninfo)?) };
+        if k.is_empty() {
+            return Err(Error::BadParam);
+        }
+        c.lookup_nb(&k, &i, callback::lookup("PMIx_Lookup_nb", cbfunc, cbdata))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Unpublish`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Unpublish` (NULL keys: everything this process published).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `keys` is NULL or a NULL-terminated array of C strings; `(info, ninfo)` valid.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Unpublish(
     keys: *mut *mut c_char,
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Unpublish", crate::lifecycle::require_init)
+    entry::status("PMIx_Unpublish", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (k, i) = unsafe { (callback::keys(keys), infos(info, ninfo)?) };
+        c.unpublish(&k, &i)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Unpublish_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Unpublish`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Unpublish_nb(
     keys: *mut *mut c_char,
@@ -264,16 +382,30 @@ pub unsafe extern "C" fn PMIx_Unpublish_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Unpublish_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Unpublish_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (k, i) = unsafe { (callback::keys(keys), infos(info, ninfo)?) };
+        c.unpublish_nb(&k, &i, callback::op("PMIx_Unpublish_nb", cbfunc, cbdata))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Spawn`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// # Safety
+/// `(apps, napps)` is a valid array of valid apps.
+unsafe fn apps(apps: *const pmix_app_t, napps: usize) -> Result<Vec<pmix_core::App>> {
+    // SAFETY: forwarded contract.
+    unsafe { ptr::slice(apps, napps) }?
+        .iter()
+        // SAFETY: forwarded contract.
+        .map(|a| unsafe { convert::app_from_c(a) })
+        .collect()
+}
+
+/// See PMIx Standard v5, `PMIx_Spawn`: the host starts the job; its namespace is written
+/// to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// The arrays are valid; `nspace` is NULL or has room for a namespace.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Spawn(
     job_info: *const pmix_info_t,
@@ -282,16 +414,27 @@ pub unsafe extern "C" fn PMIx_Spawn(
     napps: usize,
     nspace: *mut c_char,
 ) -> pmix_status_t {
-    entry::status("PMIx_Spawn", crate::lifecycle::require_init)
+    entry::status("PMIx_Spawn", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (i, a) = unsafe { (infos(job_info, ninfo)?, self::apps(apps, napps)?) };
+        if a.is_empty() {
+            return Err(Error::BadParam);
+        }
+        let ns = c.spawn(&i, &a)?;
+        if !nspace.is_null() {
+            // SAFETY: the caller gives room for PMIX_MAX_NSLEN + 1 bytes.
+            let buf = unsafe { core::slice::from_raw_parts_mut(nspace, PMIX_MAX_NSLEN + 1) };
+            ptr::load_fixed(buf, ns.as_bytes());
+        }
+        Ok(())
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Spawn_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Spawn`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Spawn_nb(
     job_info: *const pmix_info_t,
@@ -301,16 +444,21 @@ pub unsafe extern "C" fn PMIx_Spawn_nb(
     cbfunc: pmix_spawn_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Spawn_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Spawn_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (i, a) = unsafe { (infos(job_info, ninfo)?, self::apps(apps, napps)?) };
+        if a.is_empty() {
+            return Err(Error::BadParam);
+        }
+        c.spawn_nb(&i, &a, callback::spawn("PMIx_Spawn_nb", cbfunc, cbdata))
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Connect`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Connect(
     procs: *const pmix_proc_t,
@@ -318,16 +466,21 @@ pub unsafe extern "C" fn PMIx_Connect(
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Connect", crate::lifecycle::require_init)
+    entry::status("PMIx_Connect", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        c.connect_procs(&p, &i)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Connect_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Connect`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Connect_nb(
     procs: *const pmix_proc_t,
@@ -337,16 +490,21 @@ pub unsafe extern "C" fn PMIx_Connect_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Connect_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Connect_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        c.connect_procs_nb(&p, &i, callback::op("PMIx_Connect_nb", cbfunc, cbdata))
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Disconnect`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Disconnect(
     procs: *const pmix_proc_t,
@@ -354,35 +512,48 @@ pub unsafe extern "C" fn PMIx_Disconnect(
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Disconnect", crate::lifecycle::require_init)
+    entry::status("PMIx_Disconnect", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        c.disconnect_procs(&p, &i)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Disconnect_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Disconnect`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Disconnect_nb(
-    ranges: *const pmix_proc_t,
+    procs: *const pmix_proc_t,
     nprocs: usize,
     info: *const pmix_info_t,
     ninfo: usize,
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Disconnect_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Disconnect_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        c.disconnect_procs_nb(&p, &i, callback::op("PMIx_Disconnect_nb", cbfunc, cbdata))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Resolve_peers`.
+/// See PMIx Standard v5, `PMIx_Resolve_peers`: the ranks of `nspace` (NULL: every known
+/// namespace is not supported; the caller's own) on `nodename` (NULL: this node).
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*procs` is a libc-allocated array; release with `PMIX_PROC_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `nodename`, `nspace` are NULL or C strings; `procs`, `nprocs` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Resolve_peers(
     nodename: *const c_char,
@@ -390,31 +561,90 @@ pub unsafe extern "C" fn PMIx_Resolve_peers(
     procs: *mut *mut pmix_proc_t,
     nprocs: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Resolve_peers", crate::lifecycle::require_init)
+    entry::status("PMIx_Resolve_peers", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (out, n) = unsafe { (ptr::req_mut(procs)?, ptr::req_mut(nprocs)?) };
+        // SAFETY: per this function's contract.
+        let (node, ns) = unsafe { (ptr::opt_pstr(nodename), ptr::opt_pstr(nspace)) };
+        let ns = ns.unwrap_or_else(|| c.me.nspace.clone());
+        let ranks: Vec<u32> = match node {
+            None => c.local_peers(&ns).ok_or(Error::NotFound)?,
+            Some(node) => {
+                // The ranks on another node come from the node's local peers.
+                let q = [
+                    Info::new(PMIX_NODE_INFO.to_bytes(), Value::Bool(true)),
+                    Info::new(PMIX_HOSTNAME.to_bytes(), Value::String(Some(node))),
+                ];
+                let v = c.get(
+                    &Proc::new(ns.clone(), PMIX_RANK_WILDCARD),
+                    PMIX_LOCAL_PEERS.to_bytes(),
+                    &q,
+                )?;
+                let s = v.as_str().ok_or(Error::NotFound)?.to_string();
+                s.split(',').filter_map(|r| r.trim().parse().ok()).collect()
+            }
+        };
+        let arr = crate::alloc::calloc::<pmix_proc_t>(ranks.len())?;
+        for (i, r) in ranks.iter().enumerate() {
+            // SAFETY: arr holds ranks.len() procs.
+            unsafe {
+                arr.add(i)
+                    .write(convert::proc_to_c(&Proc::new(ns.clone(), *r)))
+            };
+        }
+        *out = arr;
+        *n = ranks.len();
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Resolve_nodes`.
+/// See PMIx Standard v5, `PMIx_Resolve_nodes`: the comma-separated nodes of `nspace`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*nodelist` is a libc-allocated string; release with `free`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `nspace` is NULL or a C string; `nodelist` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Resolve_nodes(
     nspace: *const c_char,
     nodelist: *mut *mut c_char,
 ) -> pmix_status_t {
-    entry::status("PMIx_Resolve_nodes", crate::lifecycle::require_init)
+    entry::status("PMIx_Resolve_nodes", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let out = unsafe { ptr::req_mut(nodelist) }?;
+        // SAFETY: per this function's contract.
+        let ns = unsafe { ptr::opt_pstr(nspace) }.unwrap_or_else(|| c.me.nspace.clone());
+        let v = c.get(
+            &Proc::new(ns, PMIX_RANK_WILDCARD),
+            PMIX_NODE_LIST.to_bytes(),
+            &[],
+        )?;
+        let s = v.as_str().ok_or(Error::NotFound)?;
+        *out = crate::alloc::cstring(s.as_bytes())?;
+        Ok(())
+    })
+}
+
+/// Runs an `_nb` call and waits for its completion (the blocking forms).
+fn wait<T: Send + 'static>(
+    start: impl FnOnce(Box<dyn FnOnce(Result<T>) + Send>) -> Result<()>,
+) -> Result<T> {
+    if pmix_core::progress::on_progress_thread() {
+        return Err(Error::WouldBlock);
+    }
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    start(Box::new(move |r| {
+        let _ = tx.send(r);
+    }))?;
+    rx.recv().map_err(|_| Error::Unreach)?
 }
 
 /// See PMIx Standard v5, `PMIx_Log`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(data, ndata)` and `(directives, ndirs)` are valid arrays.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Log(
     data: *const pmix_info_t,
@@ -422,16 +652,18 @@ pub unsafe extern "C" fn PMIx_Log(
     directives: *const pmix_info_t,
     ndirs: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Log", crate::lifecycle::require_init)
+    entry::status("PMIx_Log", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
+        wait(|done| c.log_nb(&d, &dirs, done))
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Log_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Log`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Log_nb(
     data: *const pmix_info_t,
@@ -441,16 +673,39 @@ pub unsafe extern "C" fn PMIx_Log_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Log_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Log_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
+        c.log_nb(&d, &dirs, callback::op("PMIx_Log_nb", cbfunc, cbdata))
+    })
+}
+
+/// A blocking call answered by a status and infos: fills `results` and returns the status.
+///
+/// # Safety
+/// `results`, `nresults` NULL or writable.
+unsafe fn infos_blocking(
+    results: *mut *mut pmix_info_t,
+    nresults: *mut usize,
+    start: impl FnOnce(callback::InfoDone) -> Result<()>,
+) -> Result<pmix_status_t> {
+    // SAFETY: forwarded contract.
+    unsafe { callback::clear_results(results, nresults) };
+    let (status, out) = wait(start)?;
+    if !out.is_empty() {
+        // SAFETY: forwarded contract.
+        unsafe { callback::put_results(&out, results, nresults) }?;
+    }
+    Ok(status)
 }
 
 /// See PMIx Standard v5, `PMIx_Allocation_request`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Allocation_request(
     directive: pmix_alloc_directive_t,
@@ -459,16 +714,19 @@ pub unsafe extern "C" fn PMIx_Allocation_request(
     results: *mut *mut pmix_info_t,
     nresults: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Allocation_request", crate::lifecycle::require_init)
+    entry::status_code("PMIx_Allocation_request", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        // SAFETY: per this function's contract.
+        unsafe { infos_blocking(results, nresults, |d| c.allocation_nb(directive, &i, d)) }
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Allocation_request_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Allocation_request_nb(
     directive: pmix_alloc_directive_t,
@@ -477,16 +735,24 @@ pub unsafe extern "C" fn PMIx_Allocation_request_nb(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Allocation_request_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Allocation_request_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        c.allocation_nb(
+            directive,
+            &i,
+            callback::info("PMIx_Allocation_request_nb", cbfunc, cbdata),
+        )
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Job_control`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// The arrays are valid; `results`, `nresults` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Job_control(
     targets: *const pmix_proc_t,
@@ -496,16 +762,19 @@ pub unsafe extern "C" fn PMIx_Job_control(
     results: *mut *mut pmix_info_t,
     nresults: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Job_control", crate::lifecycle::require_init)
+    entry::status_code("PMIx_Job_control", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (t, d) = unsafe { (procs(targets, ntargets)?, infos(directives, ndirs)?) };
+        // SAFETY: per this function's contract.
+        unsafe { infos_blocking(results, nresults, |done| c.job_control_nb(&t, &d, done)) }
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Job_control_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// The arrays are valid; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Job_control_nb(
     targets: *const pmix_proc_t,
@@ -515,16 +784,24 @@ pub unsafe extern "C" fn PMIx_Job_control_nb(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Job_control_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Job_control_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (t, d) = unsafe { (procs(targets, ntargets)?, infos(directives, ndirs)?) };
+        c.job_control_nb(
+            &t,
+            &d,
+            callback::info("PMIx_Job_control_nb", cbfunc, cbdata),
+        )
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Process_monitor`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `monitor` valid; `(directives, ndirs)` valid; `results`, `nresults` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Process_monitor(
     monitor: *const pmix_info_t,
@@ -534,16 +811,22 @@ pub unsafe extern "C" fn PMIx_Process_monitor(
     results: *mut *mut pmix_info_t,
     nresults: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Process_monitor", crate::lifecycle::require_init)
+    entry::status_code("PMIx_Process_monitor", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let m = unsafe { convert::info_from_c(ptr::req(monitor)?) }?;
+        // SAFETY: per this function's contract.
+        let d = unsafe { infos(directives, ndirs) }?;
+        // SAFETY: per this function's contract.
+        unsafe { infos_blocking(results, nresults, |done| c.monitor_nb(&m, error, &d, done)) }
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Process_monitor_nb`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Process_monitor_nb`. `PMIX_SEND_HEARTBEAT` sends a heartbeat
+/// (no answer from the server; `cbfunc` reports that it was sent).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Process_monitor`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Process_monitor_nb(
     monitor: *const pmix_info_t,
@@ -553,32 +836,49 @@ pub unsafe extern "C" fn PMIx_Process_monitor_nb(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Process_monitor_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Process_monitor_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let m = unsafe { convert::info_from_c(ptr::req(monitor)?) }?;
+        // SAFETY: per this function's contract.
+        let d = unsafe { infos(directives, ndirs) }?;
+        c.monitor_nb(
+            &m,
+            error,
+            &d,
+            callback::info("PMIx_Process_monitor_nb", cbfunc, cbdata),
+        )
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Get_credential`.
+/// See PMIx Standard v5, `PMIx_Get_credential`: the host's credential for this process.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `credential->bytes` is libc-allocated; release with `PMIX_BYTE_OBJECT_DESTRUCT`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` valid; `credential` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Get_credential(
     info: *const pmix_info_t,
     ninfo: usize,
     credential: *mut pmix_byte_object_t,
 ) -> pmix_status_t {
-    entry::status("PMIx_Get_credential", crate::lifecycle::require_init)
+    entry::status("PMIx_Get_credential", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let out = unsafe { ptr::req_mut(credential) }?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        let (cred, _) = wait(|d| c.get_credential_nb(&i, d))?;
+        *out = convert::bo_to_c(&cred)?;
+        Ok(())
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Get_credential_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Get_credential_nb(
     info: *const pmix_info_t,
@@ -586,16 +886,45 @@ pub unsafe extern "C" fn PMIx_Get_credential_nb(
     cbfunc: pmix_credential_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Get_credential_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Get_credential_nb", || {
+        let c = lifecycle::client()?;
+        let f = cbfunc.ok_or(Error::BadParam)?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        let d = CbData(cbdata);
+        c.get_credential_nb(
+            &i,
+            Box::new(move |r| {
+                let d = d;
+                entry::guard("PMIx_Get_credential_nb", (), || {
+                    let (status, cred, extra) = match r {
+                        Ok((c, i)) => (PMIX_SUCCESS, c, i),
+                        Err(e) => (e.status(), Vec::new(), Vec::new()),
+                    };
+                    let Ok(mut bo) = convert::bo_to_c(&cred) else {
+                        return;
+                    };
+                    let arr = convert::infos_to_c(&extra).unwrap_or(core::ptr::null_mut());
+                    let n = if arr.is_null() { 0 } else { extra.len() };
+                    // SAFETY: the caller's callback; our memory lives until it returns.
+                    unsafe { f(status, &mut bo, arr, n, d.0) };
+                    // SAFETY: built above.
+                    unsafe {
+                        convert::bo_destruct(&mut bo);
+                        convert::array_free(arr.cast(), n, PMIX_INFO);
+                    }
+                })
+            }),
+        )
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Validate_credential`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `cred` valid; `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Validate_credential(
     cred: *const pmix_byte_object_t,
@@ -604,16 +933,21 @@ pub unsafe extern "C" fn PMIx_Validate_credential(
     results: *mut *mut pmix_info_t,
     nresults: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Validate_credential", crate::lifecycle::require_init)
+    entry::status_code("PMIx_Validate_credential", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let cr = unsafe { convert::bo_from_c(ptr::req(cred)?) }?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        // SAFETY: per this function's contract.
+        unsafe { infos_blocking(results, nresults, |d| c.validate_credential_nb(&cr, &i, d)) }
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Validate_credential_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Validate_credential`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Validate_credential_nb(
     cred: *const pmix_byte_object_t,
@@ -622,19 +956,49 @@ pub unsafe extern "C" fn PMIx_Validate_credential_nb(
     cbfunc: pmix_validation_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_Validate_credential_nb",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_Validate_credential_nb", || {
+        let c = lifecycle::client()?;
+        let f = cbfunc.ok_or(Error::BadParam)?;
+        // SAFETY: per this function's contract.
+        let cr = unsafe { convert::bo_from_c(ptr::req(cred)?) }?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        let d = CbData(cbdata);
+        c.validate_credential_nb(
+            &cr,
+            &i,
+            Box::new(move |r| {
+                let d = d;
+                entry::guard("PMIx_Validate_credential_nb", (), || {
+                    let (status, extra) = match r {
+                        Ok(x) => x,
+                        Err(e) => (e.status(), Vec::new()),
+                    };
+                    let arr = convert::infos_to_c(&extra).unwrap_or(core::ptr::null_mut());
+                    let n = if arr.is_null() { 0 } else { extra.len() };
+                    // SAFETY: the caller's callback; our memory lives until it returns.
+                    unsafe { f(status, arr, n, d.0) };
+                    // SAFETY: built above.
+                    unsafe { convert::array_free(arr.cast(), n, PMIX_INFO) };
+                })
+            }),
+        )
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_construct`.
+/// # Safety
+/// `grp` is a C string.
+unsafe fn grp_name(grp: *const c_char) -> Result<Vec<u8>> {
+    // SAFETY: forwarded contract.
+    Ok(unsafe { ptr::cstr(grp) }?.to_bytes().to_vec())
+}
+
+/// See PMIx Standard v5, `PMIx_Group_construct`: collective over `procs`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `grp` a C string; the arrays valid; `results`, `nresults` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_construct(
     grp: *const c_char,
@@ -645,16 +1009,31 @@ pub unsafe extern "C" fn PMIx_Group_construct(
     results: *mut *mut pmix_info_t,
     nresults: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_construct", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_construct", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, p, d) = unsafe {
+            (
+                grp_name(grp)?,
+                self::procs(procs, nprocs)?,
+                infos(directives, ndirs)?,
+            )
+        };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        unsafe { callback::clear_results(results, nresults) };
+        let out = wait(|done| c.group_nb(true, &g, &p, &d, done))?;
+        // SAFETY: per this function's contract.
+        unsafe { callback::put_results(&out, results, nresults) }
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_construct_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Group_construct`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_construct_nb(
     grp: *const c_char,
@@ -665,16 +1044,36 @@ pub unsafe extern "C" fn PMIx_Group_construct_nb(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_construct_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_construct_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, p, d) = unsafe {
+            (
+                grp_name(grp)?,
+                self::procs(procs, nprocs)?,
+                infos(info, ninfo)?,
+            )
+        };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        let cb = callback::info("PMIx_Group_construct_nb", cbfunc, cbdata);
+        c.group_nb(
+            true,
+            &g,
+            &p,
+            &d,
+            Box::new(move |r| cb(r.map(|i| (PMIX_SUCCESS, i)))),
+        )
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_invite`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: invitations travel as events in 4.2; returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_invite(
     grp: *const c_char,
@@ -685,16 +1084,18 @@ pub unsafe extern "C" fn PMIx_Group_invite(
     results: *mut *mut pmix_info_t,
     nresult: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_invite", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_invite", || {
+        lifecycle::client()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_invite_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_invite_nb(
     grp: *const c_char,
@@ -705,16 +1106,18 @@ pub unsafe extern "C" fn PMIx_Group_invite_nb(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_invite_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_invite_nb", || {
+        lifecycle::client()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_join`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_join(
     grp: *const c_char,
@@ -725,16 +1128,18 @@ pub unsafe extern "C" fn PMIx_Group_join(
     results: *mut *mut pmix_info_t,
     nresult: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_join", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_join", || {
+        lifecycle::client()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_join_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_join_nb(
     grp: *const c_char,
@@ -745,32 +1150,34 @@ pub unsafe extern "C" fn PMIx_Group_join_nb(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_join_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_join_nb", || {
+        lifecycle::client()?;
+        Err(Error::NotSupported)
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_leave`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Group_leave`. A 4.2 server answers `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `grp` a C string; `(info, ninfo)` valid.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_leave(
     grp: *const c_char,
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_leave", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_leave", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, i) = unsafe { (grp_name(grp)?, infos(info, ninfo)?) };
+        wait(|d| c.group_leave_nb(&g, &i, d))
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_leave_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Group_leave`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_leave_nb(
     grp: *const c_char,
@@ -779,32 +1186,36 @@ pub unsafe extern "C" fn PMIx_Group_leave_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_leave_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_leave_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, i) = unsafe { (grp_name(grp)?, infos(info, ninfo)?) };
+        c.group_leave_nb(&g, &i, callback::op("PMIx_Group_leave_nb", cbfunc, cbdata))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_destruct`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Group_destruct`: collective over the group's members.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `grp` a C string; `(info, ninfo)` valid.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_destruct(
     grp: *const c_char,
     info: *const pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_destruct", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_destruct", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, i) = unsafe { (grp_name(grp)?, infos(info, ninfo)?) };
+        wait(|d| c.group_nb(false, &g, &[], &i, d)).map(|_| ())
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Group_destruct_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// As for `PMIx_Group_destruct`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_destruct_nb(
     grp: *const c_char,
@@ -813,16 +1224,89 @@ pub unsafe extern "C" fn PMIx_Group_destruct_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Group_destruct_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Group_destruct_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, i) = unsafe { (grp_name(grp)?, infos(info, ninfo)?) };
+        let cb = callback::op("PMIx_Group_destruct_nb", cbfunc, cbdata);
+        c.group_nb(false, &g, &[], &i, Box::new(move |r| cb(r.map(|_| ()))))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Register_event_handler`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+// ---- events -------------------------------------------------------------------------
+
+/// The continuation handed to a C event handler: `cbdata` of the handler's callback.
+struct HandlerNext {
+    next: Next,
+}
+
+unsafe extern "C" fn event_continue(
+    status: pmix_status_t,
+    results: *mut pmix_info_t,
+    nresults: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    thiscbdata: *mut c_void,
+    notification_cbdata: *mut c_void,
+) {
+    entry::guard("event handler callback", (), || {
+        if notification_cbdata.is_null() {
+            return;
+        }
+        // SAFETY: made by `c_handler` with Box::into_raw; the handler calls this once.
+        let n = unsafe { Box::from_raw(notification_cbdata.cast::<HandlerNext>()) };
+        // SAFETY: the handler passes a valid array of its results.
+        let res = unsafe { infos(results, nresults) }.unwrap_or_default();
+        if let Some(f) = cbfunc {
+            // SAFETY: the handler's own completion, called once as the standard says.
+            unsafe { f(PMIX_SUCCESS, thiscbdata) };
+        }
+        n.next.call(status, res);
+    })
+}
+
+/// Wraps a C event handler for the core's registry.
+fn c_handler(f: pmix_notification_fn_t) -> pmix_core::events::Handler {
+    Arc::new(move |id: usize, ev: &Event, results: &[Info], next: Next| {
+        entry::guard("event handler", (), || {
+            let Some(f) = f else {
+                next.call(PMIX_SUCCESS, Vec::new());
+                return;
+            };
+            let src = convert::proc_to_c(&ev.source);
+            let info = convert::infos_to_c(&ev.info).unwrap_or(core::ptr::null_mut());
+            let ninfo = if info.is_null() { 0 } else { ev.info.len() };
+            let res = convert::infos_to_c(results).unwrap_or(core::ptr::null_mut());
+            let nres = if res.is_null() { 0 } else { results.len() };
+            let nb = Box::into_raw(Box::new(HandlerNext { next })).cast::<c_void>();
+            // SAFETY: the registered handler; every pointer lives until it returns.
+            unsafe {
+                f(
+                    id,
+                    ev.code,
+                    &src,
+                    info,
+                    ninfo,
+                    res,
+                    nres,
+                    Some(event_continue),
+                    nb,
+                )
+            };
+            // SAFETY: built above; the standard says the handler copies what it keeps.
+            unsafe {
+                convert::array_free(info.cast(), ninfo, PMIX_INFO);
+                convert::array_free(res.cast(), nres, PMIX_INFO);
+            }
+        })
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Register_event_handler`. Without `cbfunc` the registration
+/// id is returned (as a non-negative status), as the reference does.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(codes, ncodes)` and `(info, ninfo)` are valid arrays; `evhdlr` stays callable until
+/// deregistered.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Register_event_handler(
     codes: *mut pmix_status_t,
@@ -833,38 +1317,96 @@ pub unsafe extern "C" fn PMIx_Register_event_handler(
     cbfunc: pmix_hdlr_reg_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_Register_event_handler",
-        crate::lifecycle::require_init,
-    )
+    entry::status_code("PMIx_Register_event_handler", || {
+        lifecycle::require_init()?;
+        if evhdlr.is_none() {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        let codes = unsafe { ptr::slice(codes, ncodes) }?.to_vec();
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        let handler = c_handler(evhdlr);
+        if let Ok(s) = lifecycle::server() {
+            let id = s.events.register(&codes, &i, handler);
+            if let Some(f) = cbfunc {
+                let d = CbData(cbdata);
+                std::thread::spawn(move || {
+                    let d = d;
+                    // SAFETY: the caller's callback with its cbdata.
+                    entry::guard("PMIx_Register_event_handler", (), || unsafe {
+                        f(PMIX_SUCCESS, id, d.0)
+                    });
+                });
+                return Ok(PMIX_SUCCESS);
+            }
+            return Ok(id as pmix_status_t);
+        }
+        let c = lifecycle::client()?;
+        let id = c.events.register(&codes, &i, handler);
+        match cbfunc {
+            Some(f) => {
+                let d = CbData(cbdata);
+                c.register_events_nb(
+                    &codes,
+                    &i,
+                    Box::new(move |r| {
+                        let d = d;
+                        let st = match r {
+                            Ok(()) => PMIX_SUCCESS,
+                            Err(e) => e.status(),
+                        };
+                        // SAFETY: the caller's callback with its cbdata.
+                        entry::guard("PMIx_Register_event_handler", (), || unsafe {
+                            f(st, id, d.0)
+                        });
+                    }),
+                )?;
+                Ok(PMIX_SUCCESS)
+            }
+            None => {
+                wait(|d| c.register_events_nb(&codes, &i, d))?;
+                Ok(id as pmix_status_t)
+            }
+        }
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Deregister_event_handler`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `cbfunc` is NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Deregister_event_handler(
     evhdlr_ref: usize,
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_Deregister_event_handler",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_Deregister_event_handler", || {
+        if let Ok(s) = lifecycle::server() {
+            if !s.events.deregister(evhdlr_ref) {
+                return Err(Error::BadParam);
+            }
+            callback::op("PMIx_Deregister_event_handler", cbfunc, cbdata)(Ok(()));
+            return Ok(());
+        }
+        let c = lifecycle::client()?;
+        let codes = c.events.codes_of(evhdlr_ref).ok_or(Error::BadParam)?;
+        c.events.deregister(evhdlr_ref);
+        c.deregister_events(&codes)?;
+        if cbfunc.is_some() {
+            let cb = callback::op("PMIx_Deregister_event_handler", cbfunc, cbdata);
+            c.post(move || cb(Ok(())))?;
+        }
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Notify_event`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Notify_event`. From a client the server relays the event to
+/// the processes in range; from a server it goes to its clients in range.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `source` NULL or valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Notify_event(
     status: pmix_status_t,
@@ -875,32 +1417,56 @@ pub unsafe extern "C" fn PMIx_Notify_event(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Notify_event", crate::lifecycle::require_init)
+    entry::status("PMIx_Notify_event", || {
+        lifecycle::require_init()?;
+        // SAFETY: per this function's contract.
+        let (src, i) = unsafe { (opt_proc(source)?, infos(info, ninfo)?) };
+        let done = callback::op("PMIx_Notify_event", cbfunc, cbdata);
+        if let Ok(s) = lifecycle::server() {
+            let ev = Event {
+                code: status,
+                source: src.unwrap_or_else(|| s.cfg.id.clone()),
+                range,
+                info: i,
+            };
+            s.notify(ev)?;
+            if cbfunc.is_some() {
+                std::thread::spawn(move || done(Ok(())));
+            }
+            return Ok(());
+        }
+        let c = lifecycle::client()?;
+        c.notify_nb(status, src, range, &i, done)
+    })
 }
+
+// ---- fabric, distances, progress, store ---------------------------------------------
 
 /// See PMIx Standard v5, `PMIx_Fabric_register`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: fabric information needs a fabric plugin in the host;
+/// returns `PMIX_ERR_NOT_SUPPORTED`, as the reference does without one.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fabric_register(
     fabric: *mut pmix_fabric_t,
     directives: *const pmix_info_t,
     ndirs: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Fabric_register", crate::lifecycle::require_init)
+    entry::status("PMIx_Fabric_register", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Fabric_register_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fabric_register_nb(
     fabric: *mut pmix_fabric_t,
@@ -909,72 +1475,82 @@ pub unsafe extern "C" fn PMIx_Fabric_register_nb(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Fabric_register_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Fabric_register_nb", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Fabric_update`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fabric_update(fabric: *mut pmix_fabric_t) -> pmix_status_t {
-    entry::status("PMIx_Fabric_update", crate::lifecycle::require_init)
+    entry::status("PMIx_Fabric_update", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Fabric_update_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fabric_update_nb(
     fabric: *mut pmix_fabric_t,
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Fabric_update_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Fabric_update_nb", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Fabric_deregister`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fabric_deregister(fabric: *mut pmix_fabric_t) -> pmix_status_t {
-    entry::status("PMIx_Fabric_deregister", crate::lifecycle::require_init)
+    entry::status("PMIx_Fabric_deregister", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Fabric_deregister_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Fabric_deregister_nb(
     fabric: *mut pmix_fabric_t,
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Fabric_deregister_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Fabric_deregister_nb", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Compute_distances`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Compute_distances(
     topo: *mut pmix_topology_t,
@@ -984,16 +1560,18 @@ pub unsafe extern "C" fn PMIx_Compute_distances(
     distances: *mut *mut pmix_device_distance_t,
     ndist: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_Compute_distances", crate::lifecycle::require_init)
+    entry::status("PMIx_Compute_distances", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_Compute_distances_nb`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// Pointer arguments are NULL or valid for the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Compute_distances_nb(
     topo: *mut pmix_topology_t,
@@ -1003,11 +1581,14 @@ pub unsafe extern "C" fn PMIx_Compute_distances_nb(
     cbfunc: pmix_device_dist_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_Compute_distances_nb", crate::lifecycle::require_init)
+    entry::status("PMIx_Compute_distances_nb", || {
+        lifecycle::require_init()?;
+        Err(Error::NotSupported)
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_Progress`. The library progresses on its own thread; this
-/// does nothing.
+/// See PMIx Standard v5, `PMIx_Progress`: nothing to do, the progress thread runs on its
+/// own.
 ///
 /// # Safety
 /// No pointer arguments.
@@ -1016,18 +1597,25 @@ pub unsafe extern "C" fn PMIx_Progress() {
     entry::guard("PMIx_Progress", (), || ())
 }
 
-/// See PMIx Standard v5, `PMIx_Store_internal`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_Store_internal`: stores a value for `proc_` in this process
+/// only.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `proc_` valid; `key` a C string; `val` a valid value.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Store_internal(
     proc_: *const pmix_proc_t,
     key: *const c_char,
     val: *mut pmix_value_t,
 ) -> pmix_status_t {
-    entry::status("PMIx_Store_internal", crate::lifecycle::require_init)
+    entry::status("PMIx_Store_internal", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let v = unsafe { convert::value_from_c(ptr::req(val)?) }?;
+        c.store_internal(&p, key, v)
+    })
 }

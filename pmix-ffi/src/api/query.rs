@@ -90,6 +90,14 @@ pub unsafe extern "C" fn PMIx_Query_info(
         let (results, nresults) = unsafe { (ptr::req_mut(results)?, ptr::req_mut(nresults)?) };
         // SAFETY: per this function's contract.
         let queries = unsafe { read_queries(queries, nqueries) }?;
+        if let Ok(c) = lifecycle::client() {
+            let (status, answers) = c.query(&queries)?;
+            if !answers.is_empty() {
+                *results = convert::infos_to_c(&answers)?;
+                *nresults = answers.len();
+            }
+            return Ok(status);
+        }
         if lifecycle::initialized() {
             return Err(Error::NotSupported);
         }
@@ -126,9 +134,12 @@ pub unsafe extern "C" fn PMIx_Query_info_nb(
             return Err(Error::BadParam);
         }
         // SAFETY: per this function's contract.
-        let _queries = unsafe { read_queries(queries, nqueries) }?;
-        let _ = cbdata;
-        Err(Error::NotSupported)
+        let queries = unsafe { read_queries(queries, nqueries) }?;
+        let c = lifecycle::client().map_err(|_| Error::NotSupported)?;
+        c.query_nb(
+            &queries,
+            crate::callback::info("PMIx_Query_info_nb", cbfunc, cbdata),
+        )
     })
 }
 

@@ -1,18 +1,61 @@
-//! The server API of `pmix_server.h`. Until the server role exists, every call that needs
-//! an initialized server answers `PMIX_ERR_INIT`, as the reference does before
-//! `PMIx_server_init`.
+//! The server API of `pmix_server.h`, over the core's server role (`pmix_core::server`).
+//!
+//! Completions are posted to the server's progress thread, as the reference runs them on
+//! its own: a host that waits for a callback after the call returns never misses it, and a
+//! callback never runs inside the host's call.
 
 #![allow(unused_variables)]
 
 use core::ffi::{c_char, c_int, c_void};
+use std::sync::Arc;
 
+use pmix_core::server::ServerConfig;
+use pmix_core::{Error, Info, PStr, Result, Value};
 use pmix_sys::*;
 
-use crate::entry;
+use crate::callback::{self, CbData};
+use crate::host::CHost;
+use crate::{alloc, convert, entry, lifecycle, ptr};
+
+/// # Safety
+/// `(p, n)` is a valid array of valid infos.
+unsafe fn infos(p: *const pmix_info_t, n: usize) -> Result<Vec<Info>> {
+    // SAFETY: forwarded contract.
+    unsafe { convert::infos_from_c(p, n) }
+}
+
+/// Calls an operation callback on the server's progress thread.
+fn op_later(
+    server: &pmix_core::server::Server,
+    export: &'static str,
+    f: pmix_op_cbfunc_t,
+    d: *mut c_void,
+    r: Result<()>,
+) -> Result<()> {
+    if f.is_none() {
+        return r;
+    }
+    let cb = callback::op(export, f, d);
+    server.post(move || cb(r))
+}
+
+fn str_info(info: &[Info], key: &core::ffi::CStr) -> Option<PStr> {
+    info.iter()
+        .find(|i| i.key.as_bytes() == key.to_bytes())
+        .and_then(|i| i.value.as_str().cloned())
+}
+
+fn u64_info(info: &[Info], key: &core::ffi::CStr) -> Option<u64> {
+    info.iter()
+        .find(|i| i.key.as_bytes() == key.to_bytes())
+        .and_then(|i| i.value.as_u64())
+}
 
 /// See PMIx Standard v5, `PMIx_server_init`.
 ///
-/// NOT IMPLEMENTED YET: returns `PMIX_ERR_NOT_SUPPORTED` until the server role exists.
+/// Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients with
+/// OpenPMIx's protocol. Honours `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
+/// `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR` and `PMIX_HOSTNAME`.
 ///
 /// # Safety
 /// `module` is NULL or a valid module; `(info, ninfo)` a valid array.
@@ -22,28 +65,57 @@ pub unsafe extern "C" fn PMIx_server_init(
     info: *mut pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_init", || Err(pmix_core::Error::NotSupported))
+    entry::status("PMIx_server_init", || {
+        // SAFETY: per this function's contract.
+        let info = unsafe { infos(info, ninfo) }?;
+        // SAFETY: per this function's contract.
+        let host = Arc::new(unsafe { CHost::from_ptr(module) });
+        let mut cfg = ServerConfig::default();
+        if let Some(ns) = str_info(&info, PMIX_SERVER_NSPACE) {
+            cfg.id.nspace = ns;
+        }
+        if let Some(r) = u64_info(&info, PMIX_SERVER_RANK) {
+            cfg.id.rank = r as u32;
+        }
+        if let Some(t) = str_info(&info, PMIX_SERVER_TMPDIR) {
+            cfg.tmpdir = t;
+        }
+        if let Some(t) = str_info(&info, PMIX_SYSTEM_TMPDIR) {
+            cfg.system_tmpdir = t;
+        }
+        if let Some(h) = str_info(&info, PMIX_HOSTNAME) {
+            cfg.hostname = h;
+        }
+        if let Some(p) = u64_info(&info, PMIX_TCP_IPV4_PORT) {
+            cfg.port = u16::try_from(p).map_err(|_| Error::BadParam)?;
+        }
+        if lifecycle::server().is_ok() {
+            return Err(Error::Status(PMIX_ERR_INIT));
+        }
+        let server = pmix_core::server::start(host.clone(), cfg)?;
+        lifecycle::set_server(server, host)
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_finalize`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_finalize`: closes every connection and stops the
+/// progress thread. `PMIX_ERR_INIT` when no server is initialized, as in the reference.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// No pointer arguments.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_finalize() -> pmix_status_t {
-    entry::status("PMIx_server_finalize", crate::lifecycle::require_init)
+    entry::status("PMIx_server_finalize", || {
+        let s = lifecycle::take_server().ok_or(Error::Init)?;
+        s.finalize();
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_register_nspace`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_register_nspace`: the job's information, served to
+/// its clients in the reply to their first request.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `nspace` a C string; `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_register_nspace(
     nspace: *const c_char,
@@ -53,40 +125,48 @@ pub unsafe extern "C" fn PMIx_server_register_nspace(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_register_nspace",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_register_nspace", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        let ns = PStr::from(unsafe { ptr::cstr(nspace) }?.to_bytes());
+        if ns.is_empty() || ns.len() > PMIX_MAX_NSLEN {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        let info = unsafe { infos(info, ninfo) }?;
+        let r = s.register_nspace(&ns, u32::try_from(nlocalprocs.max(0)).unwrap_or(0), &info);
+        op_later(&s, "PMIx_server_register_nspace", cbfunc, cbdata, r)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_server_deregister_nspace`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `nspace` a C string; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_deregister_nspace(
     nspace: *const c_char,
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) {
-    crate::lifecycle::op_callback(
-        "PMIx_server_deregister_nspace",
-        cbfunc,
-        cbdata,
-        PMIX_ERR_INIT,
-    )
+    let st = entry::status("PMIx_server_deregister_nspace", || {
+        let (s, host) = lifecycle::server_host()?;
+        // SAFETY: per this function's contract.
+        let ns = PStr::from(unsafe { ptr::cstr(nspace) }?.to_bytes());
+        s.deregister_nspace(&ns);
+        host.forget_nspace(&ns);
+        op_later(&s, "PMIx_server_deregister_nspace", cbfunc, cbdata, Ok(()))
+    });
+    if st != PMIX_SUCCESS {
+        lifecycle::op_callback("PMIx_server_deregister_nspace", cbfunc, cbdata, st);
+    }
 }
 
-/// See PMIx Standard v5, `PMIx_server_register_client`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_register_client`: the uid and gid its handshake
+/// must carry, and the host's object passed back in upcalls about it.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `proc_` valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_register_client(
     proc_: *const pmix_proc_t,
@@ -96,71 +176,154 @@ pub unsafe extern "C" fn PMIx_server_register_client(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_register_client",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_register_client", || {
+        let (s, host) = lifecycle::server_host()?;
+        // SAFETY: per this function's contract.
+        let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
+        host.set_server_object(&p, server_object);
+        let r = s.register_client(&p, uid, gid);
+        op_later(&s, "PMIx_server_register_client", cbfunc, cbdata, r)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_server_deregister_client`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so `cbfunc` (if any) is called with `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `proc_` valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_deregister_client(
     proc_: *const pmix_proc_t,
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) {
-    crate::lifecycle::op_callback(
-        "PMIx_server_deregister_client",
-        cbfunc,
-        cbdata,
-        PMIX_ERR_INIT,
-    )
+    let st = entry::status("PMIx_server_deregister_client", || {
+        let (s, host) = lifecycle::server_host()?;
+        // SAFETY: per this function's contract.
+        let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
+        s.deregister_client(&p);
+        host.forget_client(&p);
+        op_later(&s, "PMIx_server_deregister_client", cbfunc, cbdata, Ok(()))
+    });
+    if st != PMIX_SUCCESS {
+        lifecycle::op_callback("PMIx_server_deregister_client", cbfunc, cbdata, st);
+    }
 }
 
-/// See PMIx Standard v5, `PMIx_server_setup_fork`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Sets `name=value` in a malloc'd, NULL-terminated environment array, replacing an
+/// existing entry (like `pmix_setenv` with overwrite).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `*env` is NULL or a malloc'd NULL-terminated array of malloc'd strings.
+unsafe fn setenv(env: &mut *mut *mut c_char, name: &str, value: &str) -> Result<()> {
+    let entry = format!("{name}={value}");
+    let prefix = format!("{name}=");
+    let mut n = 0;
+    if !env.is_null() {
+        // SAFETY: NULL-terminated per the contract.
+        while !unsafe { *env.add(n) }.is_null() {
+            // SAFETY: each element is a C string.
+            let s = unsafe { core::ffi::CStr::from_ptr(*env.add(n)) };
+            if s.to_bytes().starts_with(prefix.as_bytes()) {
+                let new = alloc::cstring(entry.as_bytes())?;
+                // SAFETY: replacing a malloc'd element with another.
+                unsafe {
+                    libc::free((*env.add(n)).cast());
+                    *env.add(n) = new;
+                }
+                return Ok(());
+            }
+            n += 1;
+        }
+    }
+    // SAFETY: growing the malloc'd array by one slot (plus the terminator).
+    let grown =
+        unsafe { libc::realloc((*env).cast(), (n + 2) * core::mem::size_of::<*mut c_char>()) }
+            .cast::<*mut c_char>();
+    if grown.is_null() {
+        return Err(Error::NoMem);
+    }
+    let new = alloc::cstring(entry.as_bytes())?;
+    // SAFETY: `grown` has n + 2 slots.
+    unsafe {
+        *grown.add(n) = new;
+        *grown.add(n + 1) = core::ptr::null_mut();
+    }
+    *env = grown;
+    Ok(())
+}
+
+/// See PMIx Standard v5, `PMIx_server_setup_fork`: adds to `*env` what a client needs to
+/// reach this server (`PMIX_NAMESPACE`, `PMIX_RANK`, `PMIX_SERVER_URI41` to `URI2`,
+/// `PMIX_SECURITY_MODE`, `PMIX_BFROP_BUFFER_TYPE`, `PMIX_GDS_MODULE=hash`, tmpdirs,
+/// `PMIX_HOSTNAME`, `PMIX_VERSION`).
+///
+/// # Safety
+/// `proc_` valid; `env` points to NULL or a malloc'd NULL-terminated array (as built by
+/// the `pmix_argv_*` helpers).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_setup_fork(
     proc_: *const pmix_proc_t,
     env: *mut *mut *mut c_char,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_setup_fork", crate::lifecycle::require_init)
+    entry::status("PMIx_server_setup_fork", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
+        // SAFETY: per this function's contract.
+        let env = unsafe { ptr::req_mut(env) }?;
+        for (k, v) in s.setup_fork(&p) {
+            // SAFETY: per this function's contract.
+            unsafe { setenv(env, &k, &v) }?;
+        }
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_dmodex_request`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_dmodex_request`: the committed data of a local
+/// process, for another server; answered once the process has committed.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `proc_` valid; `cbfunc` called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_dmodex_request(
     proc_: *const pmix_proc_t,
     cbfunc: pmix_dmodex_response_fn_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_dmodex_request", crate::lifecycle::require_init)
+    entry::status("PMIx_server_dmodex_request", || {
+        let s = lifecycle::server()?;
+        let f = cbfunc.ok_or(Error::BadParam)?;
+        // SAFETY: per this function's contract.
+        let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
+        let d = CbData(cbdata);
+        let s2 = s.clone();
+        s.dmodex_request(
+            &p,
+            Box::new(move |r| {
+                let d = d;
+                let _ = s2.post(move || {
+                    let d = d;
+                    entry::guard("PMIx_server_dmodex_request", (), || {
+                        let (st, mut data) = match r {
+                            Ok(b) => (PMIX_SUCCESS, b),
+                            Err(e) => (e.status(), Vec::new()),
+                        };
+                        // SAFETY: the caller's callback; the data lives until it returns.
+                        unsafe { f(st, data.as_mut_ptr().cast(), data.len(), d.0) };
+                    })
+                });
+            }),
+        );
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_setup_application`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_setup_application`: network and programming-model
+/// information for a job about to launch. We have no fabric plugins, so the answer is an
+/// empty set, delivered through `cbfunc`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `nspace` a C string; `(info, ninfo)` valid; `cbfunc` called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_setup_application(
     nspace: *const c_char,
@@ -169,19 +332,34 @@ pub unsafe extern "C" fn PMIx_server_setup_application(
     cbfunc: pmix_setup_application_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_setup_application",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_setup_application", || {
+        let s = lifecycle::server()?;
+        let f = cbfunc.ok_or(Error::BadParam)?;
+        // SAFETY: per this function's contract.
+        unsafe { ptr::cstr(nspace) }?;
+        let d = CbData(cbdata);
+        s.post(move || {
+            let d = d;
+            // SAFETY: the caller's callback; no data, no release needed.
+            entry::guard("PMIx_server_setup_application", (), || unsafe {
+                f(
+                    PMIX_SUCCESS,
+                    core::ptr::null_mut(),
+                    0,
+                    d.0,
+                    None,
+                    core::ptr::null_mut(),
+                )
+            })
+        })
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_setup_local_support`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_setup_local_support`: nothing to prepare on this
+/// node without fabric plugins; completes through `cbfunc`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `nspace` a C string; `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_setup_local_support(
     nspace: *const c_char,
@@ -190,19 +368,25 @@ pub unsafe extern "C" fn PMIx_server_setup_local_support(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_setup_local_support",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_setup_local_support", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        unsafe { ptr::cstr(nspace) }?;
+        op_later(
+            &s,
+            "PMIx_server_setup_local_support",
+            cbfunc,
+            cbdata,
+            Ok(()),
+        )
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_IOF_deliver`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the
+/// connected tools.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `source` and `bo` valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_IOF_deliver(
     source: *const pmix_proc_t,
@@ -213,16 +397,24 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_IOF_deliver", crate::lifecycle::require_init)
+    entry::status("PMIx_server_IOF_deliver", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        let src = convert::proc_from_c(unsafe { ptr::req(source) }?)?;
+        // SAFETY: per this function's contract.
+        let data = unsafe { convert::bo_from_c(ptr::req(bo)?) }?;
+        // SAFETY: per this function's contract.
+        let i = unsafe { infos(info, ninfo) }?;
+        let r = s.iof_deliver(&src, channel, &data, &i);
+        op_later(&s, "PMIx_server_IOF_deliver", cbfunc, cbdata, r)
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_collect_inventory`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_collect_inventory`: this node's inventory. Without
+/// fabric or device plugins it is empty, delivered through `cbfunc`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(directives, ndirs)` valid; `cbfunc` called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_collect_inventory(
     directives: *mut pmix_info_t,
@@ -230,19 +422,19 @@ pub unsafe extern "C" fn PMIx_server_collect_inventory(
     cbfunc: pmix_info_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_collect_inventory",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_collect_inventory", || {
+        let s = lifecycle::server()?;
+        cbfunc.ok_or(Error::BadParam)?;
+        let cb = callback::info("PMIx_server_collect_inventory", cbfunc, cbdata);
+        s.post(move || cb(Ok((PMIX_SUCCESS, Vec::new()))))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_deliver_inventory`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_deliver_inventory`: accepted and completed (nothing
+/// consumes inventory without fabric plugins).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// The arrays are valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_deliver_inventory(
     info: *mut pmix_info_t,
@@ -252,53 +444,78 @@ pub unsafe extern "C" fn PMIx_server_deliver_inventory(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_deliver_inventory",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_deliver_inventory", || {
+        let s = lifecycle::server()?;
+        op_later(&s, "PMIx_server_deliver_inventory", cbfunc, cbdata, Ok(()))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_define_process_set`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_define_process_set`: announces the set to the local
+/// clients with a `PMIX_PROCESS_SET_DEFINE` event.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(members, nmembers)` valid; `pset_name` a C string.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_define_process_set(
     members: *const pmix_proc_t,
     nmembers: usize,
     pset_name: *const c_char,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_define_process_set",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_define_process_set", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        let name = PStr::from(unsafe { ptr::cstr(pset_name) }?.to_bytes());
+        // SAFETY: per this function's contract.
+        let members: Vec<Value> = unsafe { ptr::slice(members, nmembers) }?
+            .iter()
+            .map(|p| convert::proc_from_c(p).map(Value::Proc))
+            .collect::<Result<_>>()?;
+        let info = vec![
+            Info::new(PMIX_PSET_NAME.to_bytes(), Value::String(Some(name))),
+            Info::new(
+                PMIX_PSET_MEMBERS.to_bytes(),
+                Value::DataArray(Box::new(pmix_core::DataArray {
+                    ty: PMIX_PROC,
+                    items: members,
+                })),
+            ),
+        ];
+        s.notify(pmix_core::events::Event {
+            code: PMIX_PROCESS_SET_DEFINE,
+            source: s.cfg.id.clone(),
+            range: PMIX_RANGE_LOCAL,
+            info,
+        })
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_delete_process_set`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_delete_process_set`: announces the deletion with a
+/// `PMIX_PROCESS_SET_DELETE` event.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `pset_name` a C string.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_delete_process_set(pset_name: *mut c_char) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_delete_process_set",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_delete_process_set", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        let name = PStr::from(unsafe { ptr::cstr(pset_name) }?.to_bytes());
+        s.notify(pmix_core::events::Event {
+            code: PMIX_PROCESS_SET_DELETE,
+            source: s.cfg.id.clone(),
+            range: PMIX_RANGE_LOCAL,
+            info: vec![Info::new(
+                PMIX_PSET_NAME.to_bytes(),
+                Value::String(Some(name)),
+            )],
+        })
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_register_resources`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_register_resources`: accepted and completed.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_register_resources(
     info: *mut pmix_info_t,
@@ -306,19 +523,18 @@ pub unsafe extern "C" fn PMIx_server_register_resources(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_register_resources",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_register_resources", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        unsafe { infos(info, ninfo) }?;
+        op_later(&s, "PMIx_server_register_resources", cbfunc, cbdata, Ok(()))
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_server_deregister_resources`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_server_deregister_resources`: accepted and completed.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(info, ninfo)` valid; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_deregister_resources(
     info: *mut pmix_info_t,
@@ -326,8 +542,16 @@ pub unsafe extern "C" fn PMIx_server_deregister_resources(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_server_deregister_resources",
-        crate::lifecycle::require_init,
-    )
+    entry::status("PMIx_server_deregister_resources", || {
+        let s = lifecycle::server()?;
+        // SAFETY: per this function's contract.
+        unsafe { infos(info, ninfo) }?;
+        op_later(
+            &s,
+            "PMIx_server_deregister_resources",
+            cbfunc,
+            cbdata,
+            Ok(()),
+        )
+    })
 }
