@@ -52,6 +52,22 @@ pub(crate) unsafe fn loadable(data: *const c_void, ty: pmix_data_type_t) -> Resu
     }
 }
 
+/// What loading NULL data gives, as in the reference (measured): `true` for `PMIX_BOOL`
+/// (the `PMIX_INFO_LOAD(&i, key, NULL, PMIX_BOOL)` idiom Open MPI uses), and for every other
+/// known type a value of that type whose datum is all zero. `None` when `data` is not NULL or
+/// the type is unknown.
+fn null_load(data: *const c_void, ty: pmix_data_type_t) -> Option<pmix_value_t> {
+    if !data.is_null() || !(Value::is_known_type(ty) || ty == PMIX_UNDEF) {
+        return None;
+    }
+    let mut v = pmix_value_t::zeroed();
+    v.r#type = ty;
+    if ty == PMIX_BOOL {
+        v.data.flag = true;
+    }
+    Some(v)
+}
+
 /// Loads a copy of `data` (of type `type_`) into `val`.
 ///
 /// See PMIx Standard v5, `PMIx_Value_load`.
@@ -74,6 +90,10 @@ pub unsafe extern "C" fn PMIx_Value_load(
     entry::status("PMIx_Value_load", || {
         // SAFETY: per this function's contract.
         let out = unsafe { ptr::req_mut(val) }?;
+        if let Some(z) = null_load(data, type_) {
+            *out = z;
+            return Ok(());
+        }
         // SAFETY: per this function's contract.
         let v = unsafe { loadable(data, type_) }?;
         *out = convert::value_to_c(&v)?;
@@ -342,11 +362,14 @@ pub unsafe extern "C" fn PMIx_Info_load(
         let out = unsafe { ptr::req_mut(info) }?;
         // SAFETY: per this function's contract.
         let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
-        // SAFETY: per this function's contract.
-        let v = unsafe { loadable(data, type_) }?;
+        let value = match null_load(data, type_) {
+            Some(z) => z,
+            // SAFETY: per this function's contract.
+            None => convert::value_to_c(&unsafe { loadable(data, type_) }?)?,
+        };
         let mut c = pmix_info_t::zeroed();
         ptr::load_fixed(&mut c.key, key.as_bytes());
-        c.value = convert::value_to_c(&v)?;
+        c.value = value;
         *out = c;
         Ok(())
     })
