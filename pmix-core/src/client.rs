@@ -259,6 +259,34 @@ impl Client {
         }
     }
 
+    /// The client side of a server process: no connection, only what the process stores
+    /// (`PMIx_Store_internal`) and the job data its server registers, so that `PMIx_Get`
+    /// works in the host as it does with the reference.
+    pub fn local(me: Proc) -> Client {
+        Client {
+            server: me.clone(),
+            store: Arc::new(RwLock::new(ClientStore::new(me.clone()))),
+            me,
+            mode: BufferType::NonDesc,
+            conn: None,
+            puts: Mutex::new(Vec::new()),
+            events: Arc::new(Registry::default()),
+            finalized: AtomicBool::new(false),
+        }
+    }
+
+    /// Adds a namespace's job data (a server process learning what its host registered).
+    pub fn ingest_job(&self, nspace: &PStr, kvals: Vec<Kval>) -> Result<()> {
+        self.store
+            .write()
+            .ingest_job(BufferType::NonDesc, nspace, kvals)
+    }
+
+    /// Forgets a namespace.
+    pub fn forget_job(&self, nspace: &PStr) {
+        self.store.write().remove_nspace(nspace);
+    }
+
     /// Whether the process runs without a server.
     pub fn is_singleton(&self) -> bool {
         self.conn.is_none()
@@ -498,6 +526,21 @@ impl Client {
 
     /// `PMIx_Get`: local data on the caller's thread; otherwise one GETNB to the server.
     pub fn get(&self, proc: &Proc, key: &[u8], info: &[Info]) -> Result<Value> {
+        let r = self.get_inner(proc, key, info);
+        if std::env::var_os("PMIX_TRACE_CLIENT").is_some() {
+            eprintln!(
+                "client {:?}: get {:?} {} {:?} -> {:?}",
+                self.me,
+                proc,
+                String::from_utf8_lossy(key),
+                info.iter().map(|i| i.key.to_string()).collect::<Vec<_>>(),
+                r
+            );
+        }
+        r
+    }
+
+    fn get_inner(&self, proc: &Proc, key: &[u8], info: &[Info]) -> Result<Value> {
         let proc = self.normalize(proc);
         let q = GetQuals::parse(info);
         match self.lookup_local(&proc, key, &q) {
@@ -696,7 +739,11 @@ impl Client {
             let mut bu = Unpack::new(mode, &blob);
             if let Some(ns) = bu.string()? {
                 let kvals = bu.kvals_to_end()?;
-                store.write().ingest_job(mode, &ns, kvals)?;
+                let r = store.write().ingest_job(mode, &ns, kvals.clone());
+                if std::env::var_os("PMIX_TRACE_CLIENT").is_some() {
+                    eprintln!("client: connect data of {ns}: {r:?}: {kvals:?}");
+                }
+                r?;
             }
         }
         Ok(())

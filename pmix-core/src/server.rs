@@ -190,6 +190,32 @@ fn trace_enabled() -> bool {
     *ON.get_or_init(|| std::env::var_os("PMIX_TRACE_SERVER").is_some())
 }
 
+/// Writes a trace line to stderr, or appends it to the file `PMIX_TRACE_SERVER` names when
+/// it is an absolute path (hosts such as slurmstepd close their stderr).
+fn trace_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    match std::env::var("PMIX_TRACE_SERVER") {
+        Ok(p) if p.starts_with('/') => {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&p)
+            {
+                let _ = writeln!(f, "[{}] {line}", std::process::id());
+            }
+        }
+        _ => eprintln!("{line}"),
+    }
+}
+
+macro_rules! trace {
+    ($($t:tt)*) => {
+        if trace_enabled() {
+            trace_line(format_args!($($t)*));
+        }
+    };
+}
+
 /// Starts a server: binds the listener, starts the progress thread.
 pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
     let listener = TcpListener::bind(("127.0.0.1", cfg.port)).map_err(|_| Error::Unreach)?;
@@ -236,11 +262,17 @@ impl Shared {
 
     /// `PMIx_server_register_nspace`.
     pub fn register_nspace(&self, nspace: &PStr, nlocal: u32, info: &[Info]) -> Result<()> {
+        trace!("server: register {nspace} nlocal {nlocal}: {info:?}");
         let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
         self.state.lock().jobs.insert(nspace.clone(), job);
         let me = self.arc();
         self.progress.post(move |r| me.retry_gets(r))?;
         Ok(())
+    }
+
+    /// The job data of a registered namespace, as its clients receive it.
+    pub fn job_kvals(&self, nspace: &PStr) -> Option<Vec<Kval>> {
+        self.state.lock().jobs.get(nspace).map(JobRecord::req_reply)
     }
 
     /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
@@ -568,13 +600,9 @@ impl Shared {
             r.close(id, Error::UnpackFailure);
             return;
         };
-        if trace_enabled() {
-            eprintln!("server: cmd {c} tag {} from {:?}", msg.tag, peer.proc);
-        }
+        trace!("server: cmd {c} tag {} from {:?}", msg.tag, peer.proc);
         let res = self.command(r, id, msg.tag, &peer, c, &mut u);
-        if trace_enabled() {
-            eprintln!("server: cmd {c} -> {res:?}");
-        }
+        trace!("server: cmd {c} -> {res:?}");
         if let Err(e) = res {
             if matches!(
                 e,
@@ -656,6 +684,7 @@ impl Shared {
                 } else {
                     u.string().ok().flatten()
                 };
+                trace!("server: get {ns}:{rank} key {key:?} for {me:?}");
                 self.get(r, id, tag, me, Proc::new(ns, rank), key, info);
             }
             cmd::FINALIZE => {
@@ -681,8 +710,8 @@ impl Shared {
                     .abort(me, status, msg.as_ref().map(PStr::as_bytes), &procs, done);
             }
             cmd::PUBLISHNB => {
-                let _uid = u.u32()?;
-                let info = u.infos()?;
+                let uid = u.u32()?;
+                let info = self.with_uid(me, uid, u.infos()?);
                 if !self.host.provides(Upcall::Publish) {
                     return Err(Error::NotSupported);
                 }
@@ -692,10 +721,10 @@ impl Shared {
                 self.host.publish(me, &info, done);
             }
             cmd::LOOKUPNB => {
-                let _uid = u.u32()?;
+                let uid = u.u32()?;
                 let n = u.size()?;
                 let keys = u.strings(n)?;
-                let info = u.infos()?;
+                let info = self.with_uid(me, uid, u.infos()?);
                 if !self.host.provides(Upcall::Lookup) {
                     return Err(Error::NotSupported);
                 }
@@ -710,10 +739,10 @@ impl Shared {
                 self.host.lookup(me, &keys, &info, done);
             }
             cmd::UNPUBLISHNB => {
-                let _uid = u.u32()?;
+                let uid = u.u32()?;
                 let n = u.size()?;
                 let keys = u.strings(n)?;
-                let info = u.infos()?;
+                let info = self.with_uid(me, uid, u.infos()?);
                 if !self.host.provides(Upcall::Unpublish) {
                     return Err(Error::NotSupported);
                 }
@@ -749,6 +778,10 @@ impl Shared {
             }
             cmd::CONNECTNB | cmd::DISCONNECTNB => {
                 let procs = u.procs()?;
+                trace!(
+                    "server: connect/disconnect {c} of {procs:?} by {me:?}; known jobs {:?}",
+                    self.state.lock().jobs.keys().collect::<Vec<_>>()
+                );
                 let info = if u.at_end() { Vec::new() } else { u.infos()? };
                 let kind = if c == cmd::CONNECTNB {
                     CollKind::Connect
@@ -989,6 +1022,16 @@ impl Shared {
         Ok(())
     }
 
+    /// The requester's info plus `PMIX_USERID`, as the reference hands publish, lookup and
+    /// unpublish to the host (Open MPI's data server refuses requests without it). The uid
+    /// is the one the client was registered with; the one in the request only stands in
+    /// for peers registered without one (tools).
+    fn with_uid(&self, me: &Proc, claimed: u32, mut info: Vec<Info>) -> Vec<Info> {
+        let uid = self.state.lock().clients.get(me).map_or(claimed, |c| c.uid);
+        info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(uid)));
+        info
+    }
+
     // ---- collectives ----------------------------------------------------------------
 
     /// The local participants of a collective over `procs`, and whether every
@@ -1174,6 +1217,10 @@ impl Shared {
                                     && seen.insert(pr.nspace.clone())
                                     && let Some(job) = st.jobs.get(&pr.nspace)
                                 {
+                                    trace!(
+                                        "server: connect reply to {who:?} carries {}",
+                                        pr.nspace
+                                    );
                                     let mut inner = Pack::new(mode);
                                     inner.string(Some(pr.nspace.as_bytes()));
                                     for kv in job.req_reply() {
@@ -1276,7 +1323,17 @@ impl Shared {
             .find(|i| key_is(i, PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
             .filter(|&t| t > 0);
-        if self.try_get(r, id, tag, requester, &target, key.as_ref(), immediate) {
+        let dmodex = !immediate && self.host.provides(Upcall::DirectModex);
+        if self.try_get(
+            r,
+            id,
+            tag,
+            requester,
+            &target,
+            key.as_ref(),
+            immediate,
+            dmodex,
+        ) {
             return;
         }
         // Not available yet: ask the host for a remote process, else wait.
@@ -1291,8 +1348,12 @@ impl Shared {
             let t2 = target.clone();
             let done = self.later(move |s, r, res: Result<Vec<u8>>| match res {
                 Ok(blob) => {
-                    let _ = s.state.lock().modex.absorb(&blob);
-                    if !s.try_get(r, id, tag, &requester, &t2, key.as_ref(), true) {
+                    let a = s.state.lock().modex.absorb(&blob);
+                    trace!(
+                        "server: dmodex of {t2:?}: {} bytes, absorb {a:?}",
+                        blob.len()
+                    );
+                    if !s.try_get(r, id, tag, &requester, &t2, key.as_ref(), true, false) {
                         let mode = s
                             .state
                             .lock()
@@ -1304,6 +1365,7 @@ impl Shared {
                     }
                 }
                 Err(e) => {
+                    trace!("server: dmodex failed: {e:?}");
                     let mode = s
                         .state
                         .lock()
@@ -1349,7 +1411,8 @@ impl Shared {
     }
 
     /// Answers a get if it can be answered now (found, or definitely absent); false when
-    /// the data may still come.
+    /// the data may still come: from a local process that has not committed yet, or, with
+    /// `ask_host`, from the host's direct modex for a process of another node.
     #[allow(clippy::too_many_arguments)]
     fn try_get(
         &self,
@@ -1360,6 +1423,7 @@ impl Shared {
         target: &Proc,
         key: Option<&PStr>,
         immediate: bool,
+        ask_host: bool,
     ) -> bool {
         let st = self.state.lock();
         let Some(peer) = st.peers.get(&id) else {
@@ -1404,6 +1468,9 @@ impl Shared {
             }
             if !found {
                 let waiting_on_local = st.clients.contains_key(target) && !st.dead.contains(target);
+                if !immediate && !waiting_on_local && ask_host && !st.clients.contains_key(target) {
+                    return false;
+                }
                 if immediate || !waiting_on_local {
                     let status = if st.dead.contains(target) {
                         PMIX_ERR_LOST_CONNECTION
@@ -1438,6 +1505,7 @@ impl Shared {
                 &g.requester,
                 &g.target,
                 g.key.as_ref(),
+                false,
                 false,
             ) {
                 if let Some(t) = g.timer {

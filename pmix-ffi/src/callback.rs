@@ -65,11 +65,7 @@ unsafe extern "C" fn release_infos(cbdata: *mut c_void) {
 
 /// A completion that calls an info callback with a status and results. The results stay
 /// valid until the callee calls the release function it is given.
-pub(crate) fn info(
-    export: &'static str,
-    f: pmix_info_cbfunc_t,
-    d: *mut c_void,
-) -> InfoDone {
+pub(crate) fn info(export: &'static str, f: pmix_info_cbfunc_t, d: *mut c_void) -> InfoDone {
     let d = CbData(d);
     Box::new(move |r| {
         let d = d;

@@ -29,11 +29,22 @@ pub(crate) fn guard<T>(export: &str, fallback: T, f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// Whether `PMIX_TRACE_API` asks for a line on stderr per failed call (a debugging aid).
+fn trace_api() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PMIX_TRACE_API").is_some())
+}
+
 /// Runs `f` and turns its result into a status; a panic gives `PMIX_ERROR`.
 pub(crate) fn status(export: &str, f: impl FnOnce() -> Result<()>) -> pmix_status_t {
     guard(export, PMIX_ERROR, || match f() {
         Ok(()) => PMIX_SUCCESS,
-        Err(e) => e.status(),
+        Err(e) => {
+            if trace_api() {
+                eprintln!("libpmix: {export} -> {e:?} ({})", e.status());
+            }
+            e.status()
+        }
     })
 }
 

@@ -24,6 +24,8 @@ struct Roles {
     singleton: bool,
     server: Option<Server>,
     host: Option<Arc<CHost>>,
+    /// The client side of the server process (`PMIx_Get`, `PMIx_Store_internal` there).
+    server_client: Option<Arc<Client>>,
 }
 
 static ROLES: Mutex<Option<Roles>> = Mutex::new(None);
@@ -51,9 +53,9 @@ pub(crate) fn require_init() -> Result<()> {
     }
 }
 
-/// The client role.
+/// The client role (in a server process: its local client side).
 pub(crate) fn client() -> Result<Arc<Client>> {
-    with(|r| r.client.clone()).ok_or(Error::Init)
+    with(|r| r.client.clone().or_else(|| r.server_client.clone())).ok_or(Error::Init)
 }
 
 /// The server role.
@@ -78,6 +80,7 @@ pub(crate) fn client_init(_info: &[Info]) -> Result<(pmix_core::Proc, bool)> {
     }
     if let Ok(s) = server() {
         // A server process calling PMIx_Init acts as a client of itself: it is initialized.
+        with(|r| r.client_refs += 1);
         let me = s.cfg.id.clone();
         return Ok((me, false));
     }
@@ -119,6 +122,7 @@ pub(crate) fn set_server(server: Server, host: Arc<CHost>) -> Result<()> {
         if r.server.is_some() {
             return Err(Error::Status(PMIX_ERR_INIT));
         }
+        r.server_client = Some(Arc::new(Client::local(server.cfg.id.clone())));
         r.server = Some(server);
         r.host = Some(host);
         Ok(())
@@ -129,6 +133,7 @@ pub(crate) fn set_server(server: Server, host: Arc<CHost>) -> Result<()> {
 pub(crate) fn take_server() -> Option<Server> {
     with(|r| {
         r.host = None;
+        r.server_client = None;
         r.server.take()
     })
 }

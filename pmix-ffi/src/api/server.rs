@@ -135,6 +135,11 @@ pub unsafe extern "C" fn PMIx_server_register_nspace(
         // SAFETY: per this function's contract.
         let info = unsafe { infos(info, ninfo) }?;
         let r = s.register_nspace(&ns, u32::try_from(nlocalprocs.max(0)).unwrap_or(0), &info);
+        if r.is_ok()
+            && let (Ok(c), Some(kv)) = (lifecycle::client(), s.job_kvals(&ns))
+        {
+            let _ = c.ingest_job(&ns, kv);
+        }
         op_later(&s, "PMIx_server_register_nspace", cbfunc, cbdata, r)
     })
 }
@@ -155,6 +160,9 @@ pub unsafe extern "C" fn PMIx_server_deregister_nspace(
         let ns = PStr::from(unsafe { ptr::cstr(nspace) }?.to_bytes());
         s.deregister_nspace(&ns);
         host.forget_nspace(&ns);
+        if let Ok(c) = lifecycle::client() {
+            c.forget_job(&ns);
+        }
         op_later(&s, "PMIx_server_deregister_nspace", cbfunc, cbdata, Ok(()))
     });
     if st != PMIX_SUCCESS {
