@@ -2,9 +2,12 @@
 //! chapter 7 "Event notification").
 //!
 //! Handlers registered for specific codes run before default handlers (registered with
-//! no codes). Within each group, a handler registered with `PMIX_EVENT_HDLR_FIRST` runs
-//! first and one with `PMIX_EVENT_HDLR_LAST` runs last; the rest run newest first, as in the
-//! reference (measured: of two handlers for one code, the later registration runs first).
+//! no codes). Within each group the chain order is fixed at registration:
+//! `PMIX_EVENT_HDLR_FIRST` goes to the front, `PMIX_EVENT_HDLR_LAST` to the back,
+//! `PMIX_EVENT_HDLR_BEFORE`/`AFTER` next to the named handler, `PMIX_EVENT_HDLR_APPEND` after
+//! the others (before the last), and a handler with no directive, or `PREPEND`, before the
+//! others (after the first): the reference's default, measured (of two handlers registered
+//! without a directive, the later one runs first).
 //! Each handler receives the results of the ones before it and passes the chain on by
 //! calling its `Next`; `PMIX_EVENT_ACTION_COMPLETE` stops the chain. A handler that never
 //! calls `Next` ends the chain for that event.
@@ -51,6 +54,7 @@ pub type Handler = Arc<dyn Fn(usize, &Event, &[Info], Next) + Send + Sync>;
 struct Entry {
     id: usize,
     codes: Vec<pmix_status_t>,
+    name: Option<crate::values::PStr>,
     first: bool,
     last: bool,
     handler: Handler,
@@ -71,6 +75,7 @@ impl std::fmt::Debug for Registry {
 #[derive(Default)]
 struct Inner {
     next_id: usize,
+    /// Every handler, in chain order within each group (specific codes, defaults).
     entries: Vec<Entry>,
 }
 
@@ -79,20 +84,85 @@ fn flag(info: &[Info], key: &core::ffi::CStr) -> bool {
         .any(|i| i.key.as_bytes() == key.to_bytes() && i.value.as_bool().unwrap_or(true))
 }
 
+fn string(info: &[Info], key: &core::ffi::CStr) -> Option<crate::values::PStr> {
+    info.iter()
+        .find(|i| i.key.as_bytes() == key.to_bytes())
+        .and_then(|i| i.value.as_str().cloned())
+}
+
 impl Registry {
     /// Registers `handler` for `codes` (empty: every code); returns its id.
     pub fn register(&self, codes: &[pmix_status_t], info: &[Info], handler: Handler) -> usize {
         let mut g = self.inner.lock();
         let id = g.next_id;
         g.next_id += 1;
-        g.entries.push(Entry {
+        let e = Entry {
             id,
             codes: codes.to_vec(),
+            name: string(info, PMIX_EVENT_HDLR_NAME),
             first: flag(info, PMIX_EVENT_HDLR_FIRST)
                 || flag(info, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY),
             last: flag(info, PMIX_EVENT_HDLR_LAST) || flag(info, PMIX_EVENT_HDLR_LAST_IN_CATEGORY),
             handler,
-        });
+        };
+        let default = codes.is_empty();
+        // Positions (in `entries`) of the handlers of the same group.
+        let group: Vec<usize> = g
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.codes.is_empty() == default)
+            .map(|(i, _)| i)
+            .collect();
+        let named = |n: &crate::values::PStr| {
+            group
+                .iter()
+                .copied()
+                .find(|&i| g.entries[i].name.as_ref() == Some(n))
+        };
+        let after_firsts = group
+            .iter()
+            .copied()
+            .find(|&i| !g.entries[i].first)
+            .unwrap_or(g.entries.len());
+        let before_lasts = group
+            .iter()
+            .copied()
+            .find(|&i| g.entries[i].last)
+            .unwrap_or_else(|| group.last().map_or(g.entries.len(), |&i| i + 1));
+        let at = if e.first {
+            group.first().copied().unwrap_or(g.entries.len())
+        } else if e.last {
+            group.last().map_or(g.entries.len(), |&i| i + 1)
+        } else if let Some(i) = string(info, PMIX_EVENT_HDLR_BEFORE)
+            .as_ref()
+            .and_then(named)
+        {
+            i
+        } else if let Some(i) = string(info, PMIX_EVENT_HDLR_AFTER).as_ref().and_then(named) {
+            i + 1
+        } else if flag(info, PMIX_EVENT_HDLR_APPEND) {
+            before_lasts
+        } else {
+            after_firsts
+        };
+        // Defaults always follow every specific handler.
+        let at = if default {
+            at.max(
+                g.entries
+                    .iter()
+                    .rposition(|x| !x.codes.is_empty())
+                    .map_or(0, |i| i + 1),
+            )
+        } else {
+            at.min(
+                g.entries
+                    .iter()
+                    .position(|x| x.codes.is_empty())
+                    .unwrap_or(g.entries.len()),
+            )
+        };
+        g.entries.insert(at, e);
         id
     }
 
@@ -125,39 +195,13 @@ impl Registry {
 
     fn chain(&self, ev: &Event) -> Vec<Entry> {
         let non_default = flag(&ev.info, PMIX_EVENT_NON_DEFAULT);
-        let g = self.inner.lock();
-        let mut specific: Vec<Entry> = g
+        self.inner
+            .lock()
             .entries
             .iter()
-            .filter(|e| e.codes.contains(&ev.code))
+            .filter(|e| e.codes.contains(&ev.code) || (e.codes.is_empty() && !non_default))
             .cloned()
-            .collect();
-        let mut default: Vec<Entry> = if non_default {
-            Vec::new()
-        } else {
-            g.entries
-                .iter()
-                .filter(|e| e.codes.is_empty())
-                .cloned()
-                .collect()
-        };
-        drop(g);
-        let order = |v: &mut Vec<Entry>| {
-            v.reverse();
-            v.sort_by_key(|e| {
-                if e.first {
-                    0
-                } else if e.last {
-                    2
-                } else {
-                    1
-                }
-            });
-        };
-        order(&mut specific);
-        order(&mut default);
-        specific.extend(default);
-        specific
+            .collect()
     }
 
     /// Runs the chain for `ev` on the calling thread (handlers may continue it from any
@@ -232,6 +276,21 @@ mod tests {
         reg.deliver(ev.clone(), None);
         assert_eq!(*log.lock(), ["first", "stop"]);
         assert!(reg.deregister(stop));
+        log.lock().clear();
+        let append = Info::new(
+            PMIX_EVENT_HDLR_APPEND.to_bytes(),
+            crate::values::Value::Bool(true),
+        );
+        let tail = reg.register(
+            &[-1000],
+            std::slice::from_ref(&append),
+            mk("tail", PMIX_SUCCESS),
+        );
+        let newest = reg.register(&[-1000], &[], mk("newest", PMIX_SUCCESS));
+        reg.deliver(ev.clone(), None);
+        assert_eq!(*log.lock(), ["first", "newest", "a", "tail", "default"]);
+        reg.deregister(tail);
+        reg.deregister(newest);
         assert!(!reg.deregister(stop));
         log.lock().clear();
         reg.deliver(Event { code: -5, ..ev }, None);
