@@ -1,0 +1,113 @@
+#!/bin/bash
+# Multi-process session tests. host.c is a PMIx host written on the server API only; it runs N
+# copies of client.c, whose first argument picks a scenario (see client.c). Each scenario's
+# sorted stdout must equal expected/SCENARIO.out, and the host must exit with the expected
+# code (0, or the abort status 3 for the abort scenarios).
+#
+# Expected files are written for any N: a line starting with @R@ stands for one line per rank
+# (0..N-1), one starting with @R>0@ for one line per rank but 0; in every line @R@ is that
+# rank, @N@ is N, @N-1@ is N-1 and @LIST@ is "0,1,...,N-1".
+#
+# Environment:
+#   INC         headers to build against (default: the reference's)
+#   LINK_DIR    directory of the libpmix.so to link against (default: the system's)
+#   HOST_LIB    directory put first in the host's LD_LIBRARY_PATH (empty: the reference)
+#   CLIENT_LIB  same for the clients, including the processes they spawn
+#   N           number of ranks (default 3; pubsub and abort need at least 2)
+#   VALGRIND=1  runs the clients (not the processes they spawn) under valgrind
+#   HOST_DEBUG=1 traces the host's upcalls on stderr (shown on failure)
+# With both libraries the reference, the scenarios of REF_SKIP (reference bugs, described in
+# client.c) are skipped; RUN_REF_SKIP=1 runs them anyway.
+#
+# usage: run.sh [SCENARIO...]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
+: "${LINK_DIR:=}"
+: "${HOST_LIB:=}"
+: "${CLIENT_LIB:=}"
+: "${N:=3}"
+: "${VALGRIND:=0}"
+: "${RUN_REF_SKIP:=0}"
+
+SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group abort abort_in_fence)
+REF_SKIP=(abort_in_fence)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TMPDIR="$work"
+
+CFLAGS="-g -O1 -Wall -Wextra -Werror -I$INC"
+LDFLAGS="${LINK_DIR:+-L$LINK_DIR} -lpmix -lpthread"
+for prog in host client; do
+  # shellcheck disable=SC2086
+  if ! cc $CFLAGS "$here/$prog.c" -o "$work/$prog" $LDFLAGS 2>"$work/$prog.cc"; then
+    echo "FAIL build of $prog.c"; sed 's/^/  /' "$work/$prog.cc"; exit 1
+  fi
+done
+
+# host watchdog and per-scenario timeout (valgrind is slow)
+host_timeout=60; [ "$VALGRIND" = 1 ] && host_timeout=180
+scenario_timeout=$((host_timeout + 15))
+client_cmd=(/usr/bin/env "LD_LIBRARY_PATH=$CLIENT_LIB")
+if [ "$VALGRIND" = 1 ]; then
+  client_cmd+=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+fi
+client_cmd+=("$work/client")
+
+expand() {
+  awk -v n="$N" '{
+    line = $0
+    list = ""; for (i = 0; i < n; i++) list = list (i ? "," : "") i
+    gsub(/@N@/, n, line); gsub(/@N-1@/, n - 1, line); gsub(/@LIST@/, list, line)
+    if (line ~ /^@R>0@/) {
+      for (r = 1; r < n; r++) { l = line; sub(/^@R>0@/, r, l); gsub(/@R@/, r, l); print l }
+    } else if (line ~ /@R@/) {
+      for (r = 0; r < n; r++) { l = line; gsub(/@R@/, r, l); print l }
+    } else print line
+  }' "$1" | LC_ALL=C sort
+}
+
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=("${SCENARIOS[@]}")
+fail=0
+for s in "${names[@]}"; do
+  if [ -z "$HOST_LIB" ] && [ -z "$CLIENT_LIB" ] && [ "$RUN_REF_SKIP" != 1 ] \
+     && [[ " ${REF_SKIP[*]} " == *" $s "* ]]; then
+    echo "SKIP $s (reference bug, see client.c)"; continue
+  fi
+  if [ ! -f "$here/expected/$s.out" ]; then
+    echo "FAIL $s: no expected/$s.out"; fail=1; continue
+  fi
+  case "$s" in abort|abort_in_fence) want_rc=3 ;; *) want_rc=0 ;; esac
+  start=$(date +%s)
+  env LD_LIBRARY_PATH="$HOST_LIB" timeout -k 5 "$scenario_timeout" \
+    "$work/host" -n "$N" -t "$host_timeout" -- "${client_cmd[@]}" "$s" \
+    >"$work/$s.out" 2>"$work/$s.err"
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  ok=1
+  LC_ALL=C sort "$work/$s.out" >"$work/$s.sorted"
+  expand "$here/expected/$s.out" >"$work/$s.expected"
+  if ! cmp -s "$work/$s.expected" "$work/$s.sorted"; then
+    echo "FAIL $s: stdout differs from expected/$s.out (sorted; < expected, > got)"
+    diff "$work/$s.expected" "$work/$s.sorted" | head -30 | sed 's/^/  /'
+    ok=0
+  fi
+  if [ $rc -ne $want_rc ]; then
+    echo "FAIL $s: host exited with $rc, expected $want_rc"; ok=0
+  fi
+  if [ $want_rc -eq 3 ] && ! grep -q "^host: abort from ctest.0:1 status 3 msg test abort$" "$work/$s.err"; then
+    echo "FAIL $s: the host did not report the abort"; ok=0
+  fi
+  if [ "$VALGRIND" = 1 ] && grep -q "^==[0-9]*==" "$work/$s.err"; then
+    echo "FAIL $s: valgrind"; ok=0
+  fi
+  if [ $ok = 1 ]; then
+    echo "PASS $s (${secs}s)"
+  else
+    echo "  stderr:"; tail -40 "$work/$s.err" | sed 's/^/  /'
+    fail=1
+  fi
+done
+exit $fail
