@@ -146,9 +146,12 @@ def main():
     rc = c.fence([wild], [])
     check(rc == PMIX_SUCCESS, "fence 4 rc %d" % rc)
     src = event_src.get(SERVER_EVENT, ({}, []))[0]
-    print("py_client %d: peer %s/%s lookup %s server-event-from %s %s" % (
+    # One write(2) for the whole line: both clients share the server's stdout, and print()
+    # writes the text and its newline separately, so two lines could interleave.
+    line = "py_client %d: peer %s/%s lookup %s server-event-from %s %s\n" % (
         rank, s(pstr['value']) if pstr else None, pint['value'] if pint else None, looked,
-        s(src.get('nspace')), "OK" if not failures else "BAD"), flush=True)
+        s(src.get('nspace')), "OK" if not failures else "BAD")
+    os.write(1, line.encode())
     rc = c.finalize([])
     check(rc == PMIX_SUCCESS, "finalize rc %d" % rc)
     return 0 if not failures else 1

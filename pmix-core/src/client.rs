@@ -19,7 +19,7 @@ use pmix_sys::*;
 
 use crate::codec::BufferType;
 use crate::datastore::{ClientStore, GetQuals, Lookup};
-use crate::events::{Event, Registry};
+use crate::events::{Event, Pump, Registry};
 use crate::progress::{Progress, Reactor};
 use crate::requester::{Reply, Requester};
 use crate::values::{App, Info, Kval, PStr, Pdata, Proc, Query, Value};
@@ -84,6 +84,7 @@ pub struct Client {
     store: Arc<RwLock<ClientStore>>,
     puts: Mutex<Vec<(pmix_scope_t, Kval)>>,
     pub events: Arc<Registry>,
+    pump: Pump,
     finalized: AtomicBool,
 }
 
@@ -185,6 +186,7 @@ impl Client {
             conn: Some(conn),
             store,
             puts: Mutex::new(Vec::new()),
+            pump: Pump::start(events.clone()),
             events,
             finalized: AtomicBool::new(false),
         };
@@ -247,6 +249,7 @@ impl Client {
         ] {
             store.store(&me, PStr::from(k.to_bytes()), v);
         }
+        let events = Arc::new(Registry::default());
         Client {
             server: Proc::new("", PMIX_RANK_UNDEF),
             me,
@@ -254,7 +257,8 @@ impl Client {
             conn: None,
             store: Arc::new(RwLock::new(store)),
             puts: Mutex::new(Vec::new()),
-            events: Arc::new(Registry::default()),
+            pump: Pump::start(events.clone()),
+            events,
             finalized: AtomicBool::new(false),
         }
     }
@@ -263,6 +267,7 @@ impl Client {
     /// (`PMIx_Store_internal`) and the job data its server registers, so that `PMIx_Get`
     /// works in the host as it does with the reference.
     pub fn local(me: Proc) -> Client {
+        let events = Arc::new(Registry::default());
         Client {
             server: me.clone(),
             store: Arc::new(RwLock::new(ClientStore::new(me.clone()))),
@@ -270,7 +275,8 @@ impl Client {
             mode: BufferType::NonDesc,
             conn: None,
             puts: Mutex::new(Vec::new()),
-            events: Arc::new(Registry::default()),
+            pump: Pump::start(events.clone()),
+            events,
             finalized: AtomicBool::new(false),
         }
     }
@@ -341,7 +347,7 @@ impl Client {
 
     fn install_event_receiver(&self) {
         let Some(conn) = &self.conn else { return };
-        let events = self.events.clone();
+        let events = self.pump.clone();
         let mode = self.mode;
         conn.on_unsolicited(Box::new(move |_r, msg| {
             if msg.tag != crate::wire::TAG_NOTIFY {
@@ -364,23 +370,18 @@ impl Client {
                 })
             })();
             if let Ok(ev) = parsed {
-                events.deliver(ev, None);
+                events.send(ev);
             }
         }));
-        let events = self.events.clone();
-        let me = self.me.clone();
+        let events = self.pump.clone();
         let server = self.server.clone();
-        let _ = me;
         conn.on_lost(move |_r, _why| {
-            events.deliver(
-                Event {
-                    code: PMIX_ERR_LOST_CONNECTION,
-                    source: server,
-                    range: PMIX_RANGE_PROC_LOCAL,
-                    info: Vec::new(),
-                },
-                None,
-            );
+            events.send(Event {
+                code: PMIX_ERR_LOST_CONNECTION,
+                source: server,
+                range: PMIX_RANGE_PROC_LOCAL,
+                info: Vec::new(),
+            });
         });
     }
 
@@ -856,11 +857,8 @@ impl Client {
                 range,
                 info: info.to_vec(),
             };
-            let events = self.events.clone();
-            return self.post(move || {
-                events.deliver(ev, None);
-                done(Ok(()));
-            });
+            self.pump.send(ev);
+            return self.post(move || done(Ok(())));
         }
         // The reference also runs this process's own handlers for wider ranges (the
         // server never sends an event back to its source).
@@ -870,8 +868,7 @@ impl Client {
             range,
             info: info.to_vec(),
         };
-        let events = self.events.clone();
-        self.post(move || events.deliver(ev, None))?;
+        self.pump.send(ev);
         self.status_request_nb(self.notify_payload(code, range, info), done)
     }
 

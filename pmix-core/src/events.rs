@@ -213,6 +213,39 @@ impl Registry {
     }
 }
 
+/// A thread that runs the handler chains of one registry, one event after another, so that
+/// no handler ever runs on the progress thread: a handler that blocks (or waits for a lock
+/// its process holds while it waits in a PMIx call, as language bindings do with their
+/// interpreter lock) then stalls only other events, never the replies the process waits for.
+#[derive(Debug, Clone)]
+pub struct Pump {
+    tx: crossbeam_channel::Sender<Event>,
+}
+
+impl Pump {
+    /// Starts the thread for `registry`; it ends when the last `Pump` clone is dropped.
+    pub fn start(registry: Arc<Registry>) -> Pump {
+        let (tx, rx) = crossbeam_channel::unbounded::<Event>();
+        let spawned = std::thread::Builder::new()
+            .name("pmix-events".into())
+            .spawn(move || {
+                for ev in rx {
+                    registry.deliver(ev, None);
+                }
+            });
+        if let Err(e) = spawned {
+            // No thread: events are dropped rather than run where they could deadlock.
+            let _ = e;
+        }
+        Pump { tx }
+    }
+
+    /// Queues `ev` for its handlers.
+    pub fn send(&self, ev: Event) {
+        let _ = self.tx.send(ev);
+    }
+}
+
 fn run(
     chain: Arc<Vec<Entry>>,
     i: usize,
