@@ -2,7 +2,8 @@
 #
 #   make                      build the library (release)
 #   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/ (DESTDIR= for staging)
-#   make test                 every test: cargo tests, header and ABI checks, C tests
+#   make test                 every test: cargo tests, header and ABI checks, C tests,
+#                             client/server sessions, Open MPI, Python and Slurm on our library
 #   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder
 #   make headers              regenerate include/*.h from the Rust definitions
 
@@ -18,7 +19,7 @@ TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 LIBDIR := $(TARGET_DIR)/release
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
-.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest abi demo fuzz-smoke clean
+.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest session consumers slurm abi demo fuzz-smoke clean
 
 all: lib
 
@@ -67,7 +68,25 @@ cargo-test:
 ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
 
-test: check-headers check-matrix lint cargo-test abi ctest fuzz-smoke
+# Client/server sessions: every arrangement of our library and the reference (server side,
+# client side, ranks of both in one job), and ours under valgrind.
+session: stage
+	STAGE=$(STAGE) ./ctests/session/all.sh
+
+# Real consumers: Open MPI's mpirun and ranks, the Python bindings; each first on the
+# reference (the test's own check), then on our library.
+consumers: stage
+	./ctests/consumers/openmpi.sh
+	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/openmpi.sh
+	./ctests/consumers/python.sh
+	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/python.sh
+
+# Slurm on this machine (srun --mpi=pmix), reference first, then slurmstepd and the ranks on ours.
+slurm: stage
+	./ctests/slurm/run.sh
+	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/run.sh
+
+test: check-headers check-matrix lint cargo-test abi ctest session consumers slurm fuzz-smoke
 
 # A short libFuzzer run of the unpack target. cargo-fuzz is installed on first use; it needs
 # nightly flags, which the machine's one (stable) toolchain accepts with RUSTC_BOOTSTRAP=1.

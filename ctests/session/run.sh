@@ -13,6 +13,8 @@
 #   LINK_DIR    directory of the libpmix.so to link against (default: the system's)
 #   HOST_LIB    directory put first in the host's LD_LIBRARY_PATH (empty: the reference)
 #   CLIENT_LIB  same for the clients, including the processes they spawn
+#   ODD_LIB     if set, the odd ranks use this directory instead of CLIENT_LIB: one job that
+#               mixes ranks of two libraries (set it to "ref" for the reference)
 #   N           number of ranks (default 3; pubsub and abort need at least 2)
 #   VALGRIND=1  runs the clients (not the processes they spawn) under valgrind
 #   HOST_DEBUG=1 traces the host's upcalls on stderr (shown on failure)
@@ -26,6 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${LINK_DIR:=}"
 : "${HOST_LIB:=}"
 : "${CLIENT_LIB:=}"
+: "${ODD_LIB:=}"
 : "${N:=3}"
 : "${VALGRIND:=0}"
 : "${RUN_REF_SKIP:=0}"
@@ -49,9 +52,15 @@ done
 # host watchdog and per-scenario timeout (valgrind is slow)
 host_timeout=60; [ "$VALGRIND" = 1 ] && host_timeout=180
 scenario_timeout=$((host_timeout + 15))
-client_cmd=(/usr/bin/env "LD_LIBRARY_PATH=$CLIENT_LIB")
+if [ -n "$ODD_LIB" ]; then
+  odd=$ODD_LIB; [ "$odd" = ref ] && odd=
+  # The rank comes from the environment the host's PMIx_server_setup_fork made.
+  client_cmd=(/bin/sh -c 'if [ $((PMIX_RANK % 2)) = 1 ]; then LD_LIBRARY_PATH=$1; else LD_LIBRARY_PATH=$2; fi; export LD_LIBRARY_PATH; shift 2; exec "$@"' mixed "$odd" "$CLIENT_LIB")
+else
+  client_cmd=(/usr/bin/env "LD_LIBRARY_PATH=$CLIENT_LIB")
+fi
 if [ "$VALGRIND" = 1 ]; then
-  client_cmd+=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+  client_cmd+=(valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite)
 fi
 client_cmd+=("$work/client")
 

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Runs the session scenarios in every arrangement of the two libraries (issue 3, "must show"
+# 1 and 2): the reference alone (the scenarios' own check), our server with reference
+# clients, reference server with our clients, ours alone (programs built against the
+# reference headers, then rebuilt against ours), one job mixing ranks of both libraries under
+# each server, and ours alone with the clients under valgrind.
+# usage: STAGE=<our install prefix> ctests/session/all.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${STAGE:?STAGE must name our private install (make stage)}"
+ours=$STAGE/lib
+fail=0
+check() {
+  local what=$1; shift
+  echo "== $what"
+  env "$@" bash "$here/run.sh" >"$tmp" 2>&1; local rc=$?
+  sed 's/^/  /' "$tmp"
+  [ $rc = 0 ] || { echo "FAIL session: $what"; fail=1; }
+}
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+check "reference server, reference clients"  HOST_LIB= CLIENT_LIB=
+check "our server, reference clients"        HOST_LIB="$ours" CLIENT_LIB=
+check "reference server, our clients"        HOST_LIB= CLIENT_LIB="$ours"
+check "our server, our clients"              HOST_LIB="$ours" CLIENT_LIB="$ours"
+check "our headers and library throughout"   INC="$STAGE/include" LINK_DIR="$ours" HOST_LIB="$ours" CLIENT_LIB="$ours"
+check "reference server, ranks mixed (even ours, odd reference)" N=4 HOST_LIB= CLIENT_LIB="$ours" ODD_LIB=ref
+check "our server, ranks mixed (even ours, odd reference)"       N=4 HOST_LIB="$ours" CLIENT_LIB="$ours" ODD_LIB=ref
+check "our server, our clients under valgrind" VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"
+exit $fail
