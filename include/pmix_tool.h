@@ -95,13 +95,13 @@ pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server,
                                    size_t ninfo);
 
 /*
- See PMIx Standard v5, `PMIx_IOF_pull`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_IOF_pull`: forwards the output of `procs` on `channel` to
+ `cbfunc`. With `regcbfunc` the registration completes through it (with the handler id);
+ without, the call blocks and returns the handler id.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ The arrays are valid; `cbfunc` stays callable until deregistered; `regcbfunc` NULL or
+ called once with `regcbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_IOF_pull(const pmix_proc_t *procs,
@@ -116,11 +116,8 @@ pmix_status_t PMIx_IOF_pull(const pmix_proc_t *procs,
 /*
  See PMIx Standard v5, `PMIx_IOF_deregister`.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `(directives, ndirs)` valid; `cbfunc` NULL (the call blocks) or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_IOF_deregister(size_t iofhdlr,
@@ -130,13 +127,12 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr,
                                   void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_IOF_push`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`
+ signals the end of input. `PMIX_IOF_PUSH_STDIN` (reading this process's own stdin) is
+ NOT IMPLEMENTED yet and returns `PMIX_ERR_NOT_SUPPORTED`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_IOF_push(const pmix_proc_t *targets,

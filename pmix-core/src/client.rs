@@ -85,7 +85,20 @@ pub struct Client {
     puts: Mutex<Vec<(pmix_scope_t, Kval)>>,
     pub events: Arc<Registry>,
     pump: Pump,
+    iof: Arc<Mutex<IofTable>>,
     finalized: AtomicBool,
+}
+
+/// Receives forwarded output: the source, the channel, the bytes and the attributes that
+/// came with them (`PMIX_IOF_COMPLETE` marks the end of a stream).
+pub type IofHandler = Arc<dyn Fn(&Proc, pmix_iof_channel_t, &[u8], &[Info]) + Send + Sync>;
+
+/// The IOF registrations of this process, by the id the caller knows.
+#[derive(Default)]
+struct IofTable {
+    next: usize,
+    /// local id -> (handler, the server's id for the registration)
+    regs: std::collections::HashMap<usize, (IofHandler, usize)>,
 }
 
 impl std::fmt::Debug for Client {
@@ -188,6 +201,7 @@ impl Client {
             puts: Mutex::new(Vec::new()),
             pump: Pump::start(events.clone()),
             events,
+            iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
         };
         client.install_event_receiver();
@@ -259,6 +273,7 @@ impl Client {
             puts: Mutex::new(Vec::new()),
             pump: Pump::start(events.clone()),
             events,
+            iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
         }
     }
@@ -277,6 +292,7 @@ impl Client {
             puts: Mutex::new(Vec::new()),
             pump: Pump::start(events.clone()),
             events,
+            iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
         }
     }
@@ -349,7 +365,12 @@ impl Client {
         let Some(conn) = &self.conn else { return };
         let events = self.pump.clone();
         let mode = self.mode;
+        let iof = self.iof.clone();
         conn.on_unsolicited(Box::new(move |_r, msg| {
+            if msg.tag == crate::wire::TAG_IOF {
+                deliver_iof(&events, &iof, mode, &msg.payload);
+                return;
+            }
             if msg.tag != crate::wire::TAG_NOTIFY {
                 return;
             }
@@ -1072,17 +1093,55 @@ impl Client {
         self.store.read().local_peers(nspace)
     }
 
-    /// Sends an IOF request of the client side (pull, push, deregister): answered by a
-    /// status and, for a pull, the server's reference id.
-    pub fn iof_request_nb(&self, payload: Vec<u8>, done: Done<Option<usize>>) -> Result<()> {
-        let mode = self.mode;
-        self.request_nb(payload, move |r| {
-            done(r.and_then(|b| {
-                let mut u = Unpack::new(mode, &b);
-                status_result(u.status()?)?;
-                Ok(if u.at_end() { None } else { u.size().ok() })
-            }))
-        })
+    /// `PMIx_IOF_pull`: asks the server to forward the output of `procs` on `channels` to
+    /// `handler`; returns the id to deregister it with.
+    pub fn iof_pull(
+        &self,
+        procs: &[Proc],
+        directives: &[Info],
+        channels: pmix_iof_channel_t,
+        handler: IofHandler,
+    ) -> Result<usize> {
+        let local = {
+            let mut t = self.iof.lock();
+            t.next += 1;
+            t.next
+        };
+        let mut p = Pack::cmd(self.mode, cmd::IOF_PULL);
+        p.procs_always(procs)
+            .infos(directives)
+            .one(PMIX_IOF_CHANNEL, Value::IofChannel(channels))
+            .size(local);
+        let reply = self.request(p.into_bytes(), None)?;
+        let mut u = Unpack::new(self.mode, &reply);
+        status_result(u.status()?)?;
+        let remote = if u.at_end() { 0 } else { u.size()? };
+        self.iof.lock().regs.insert(local, (handler, remote));
+        Ok(local)
+    }
+
+    /// `PMIx_IOF_deregister`.
+    pub fn iof_deregister(&self, id: usize, directives: &[Info]) -> Result<()> {
+        let (_, remote) = self.iof.lock().regs.remove(&id).ok_or(Error::BadParam)?;
+        let mut p = Pack::cmd(self.mode, cmd::IOF_DEREG);
+        p.infos(directives).size(remote);
+        self.status_request(p.into_bytes(), None)
+    }
+
+    /// `PMIx_IOF_push`: data for the stdin of `targets` (`None`: end of input).
+    pub fn iof_push(
+        &self,
+        targets: &[Proc],
+        data: Option<&[u8]>,
+        directives: &[Info],
+        done: Done<()>,
+    ) -> Result<()> {
+        let mut p = Pack::cmd(self.mode, cmd::IOF_PUSH);
+        p.procs(targets).infos(directives);
+        if let Some(d) = data {
+            p.bytes(d);
+        }
+        self.status_request_nb(p.into_bytes(), done)
     }
 
     /// The buffer type of the connection (for callers building payloads).
@@ -1097,6 +1156,40 @@ impl Drop for Client {
             c.close();
         }
     }
+}
+
+/// A tag-2 message: `PROC source, IOF_CHANNEL, SIZE refid, SIZE ninfo, INFO[], BYTE_OBJECT`
+/// (section 7.2). Handlers run on the event thread, in arrival order; id 0, or an id with no
+/// handler, writes to this process's own stdout or stderr.
+fn deliver_iof(pump: &Pump, iof: &Mutex<IofTable>, mode: BufferType, payload: &[u8]) {
+    type Chunk = (Proc, pmix_iof_channel_t, usize, Vec<Info>, Vec<u8>);
+    let parsed = (|| -> Result<Chunk> {
+        let mut u = Unpack::new(mode, payload);
+        let source = u.proc()?;
+        let channel = match u.one(PMIX_IOF_CHANNEL)? {
+            Value::IofChannel(c) => c,
+            _ => return Err(Error::UnpackFailure),
+        };
+        let refid = u.size()?;
+        let info = u.infos()?;
+        let data = if u.at_end() { Vec::new() } else { u.bytes()? };
+        Ok((source, channel, refid, info, data))
+    })();
+    let Ok((source, channel, refid, info, data)) = parsed else {
+        return;
+    };
+    let handler = iof.lock().regs.get(&refid).map(|(h, _)| h.clone());
+    pump.run(move || match handler {
+        Some(h) => h(&source, channel, &data, &info),
+        None => {
+            use std::io::Write as _;
+            if channel & PMIX_FWD_STDERR_CHANNEL != 0 {
+                let _ = std::io::stderr().write_all(&data);
+            } else {
+                let _ = std::io::stdout().write_all(&data);
+            }
+        }
+    });
 }
 
 /// Messages that expect no reply still need a tag; the reference uses the next request

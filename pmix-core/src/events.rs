@@ -217,32 +217,48 @@ impl Registry {
 /// no handler ever runs on the progress thread: a handler that blocks (or waits for a lock
 /// its process holds while it waits in a PMIx call, as language bindings do with their
 /// interpreter lock) then stalls only other events, never the replies the process waits for.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Pump {
-    tx: crossbeam_channel::Sender<Event>,
+    tx: crossbeam_channel::Sender<PumpJob>,
+}
+
+impl std::fmt::Debug for Pump {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pump")
+    }
+}
+
+enum PumpJob {
+    Event(Event),
+    Run(Box<dyn FnOnce() + Send>),
 }
 
 impl Pump {
     /// Starts the thread for `registry`; it ends when the last `Pump` clone is dropped.
     pub fn start(registry: Arc<Registry>) -> Pump {
-        let (tx, rx) = crossbeam_channel::unbounded::<Event>();
-        let spawned = std::thread::Builder::new()
+        let (tx, rx) = crossbeam_channel::unbounded::<PumpJob>();
+        // Without a thread, the jobs are dropped rather than run where they could deadlock.
+        let _ = std::thread::Builder::new()
             .name("pmix-events".into())
             .spawn(move || {
-                for ev in rx {
-                    registry.deliver(ev, None);
+                for job in rx {
+                    match job {
+                        PumpJob::Event(ev) => registry.deliver(ev, None),
+                        PumpJob::Run(f) => f(),
+                    }
                 }
             });
-        if let Err(e) = spawned {
-            // No thread: events are dropped rather than run where they could deadlock.
-            let _ = e;
-        }
         Pump { tx }
     }
 
     /// Queues `ev` for its handlers.
     pub fn send(&self, ev: Event) {
-        let _ = self.tx.send(ev);
+        let _ = self.tx.send(PumpJob::Event(ev));
+    }
+
+    /// Queues another user callback (forwarded output) to run on the same thread, in order.
+    pub fn run(&self, f: impl FnOnce() + Send + 'static) {
+        let _ = self.tx.send(PumpJob::Run(Box::new(f)));
     }
 }
 

@@ -129,6 +129,18 @@ struct PendingGet {
     id: u64,
 }
 
+/// One `PMIx_IOF_pull` registration.
+#[derive(Debug, Clone)]
+struct IofPull {
+    conn: ConnId,
+    procs: Vec<Proc>,
+    channels: pmix_iof_channel_t,
+    /// The requester's id, sent back with each delivery.
+    local_ref: usize,
+    /// Our id, which the requester uses to deregister.
+    refid: usize,
+}
+
 #[derive(Default)]
 struct State {
     jobs: HashMap<PStr, JobRecord>,
@@ -143,6 +155,9 @@ struct State {
     dead: HashSet<Proc>,
     /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
     dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
+    /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
+    iof_pulls: Vec<IofPull>,
+    next_iof: usize,
     /// Members of the groups constructed here, by group id.
     groups: HashMap<Vec<u8>, Vec<Proc>>,
 }
@@ -347,8 +362,8 @@ impl Shared {
         self.progress.post(move |r| me.relay_event(r, &ev, None))
     }
 
-    /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it. Peers
-    /// pulled through the host; every tool peer gets it with the default reference id 0.
+    /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it
+    /// (`PMIx_IOF_pull`), each with its own reference id.
     pub fn iof_deliver(
         &self,
         source: &Proc,
@@ -359,19 +374,25 @@ impl Shared {
         let me = self.arc();
         let (source, data, info) = (source.clone(), data.to_vec(), info.to_vec());
         self.progress.post(move |r| {
-            let peers: Vec<(ConnId, BufferType)> = me
-                .state
-                .lock()
-                .peers
-                .iter()
-                .filter(|(_, p)| p.kind.is_tool())
-                .map(|(id, p)| (*id, p.mode))
-                .collect();
-            for (id, mode) in peers {
+            let targets: Vec<(ConnId, BufferType, usize)> = {
+                let st = me.state.lock();
+                st.iof_pulls
+                    .iter()
+                    .filter(|p| p.channels & channel != 0)
+                    .filter(|p| {
+                        p.procs.iter().any(|q| {
+                            q.nspace == source.nspace
+                                && (q.rank == PMIX_RANK_WILDCARD || q.rank == source.rank)
+                        })
+                    })
+                    .filter_map(|p| Some((p.conn, st.peers.get(&p.conn)?.mode, p.local_ref)))
+                    .collect()
+            };
+            for (id, mode, local_ref) in targets {
                 let mut p = Pack::new(mode);
                 p.proc(&source)
                     .one(PMIX_IOF_CHANNEL, Value::IofChannel(channel))
-                    .size(0)
+                    .size(local_ref)
                     .infos(&info)
                     .bytes(&data);
                 let _ = r.send(
@@ -975,19 +996,41 @@ impl Shared {
                     Value::IofChannel(c) => c,
                     _ => return Err(Error::UnpackFailure),
                 };
-                let _local_ref = u.size()?;
-                if !self.host.provides(Upcall::IofPull) {
-                    return Err(Error::NotSupported);
-                }
-                let done = self.later(move |_, r, res: Result<()>| {
+                let local_ref = u.size()?;
+                // The registration is ours to serve (PMIx_server_IOF_deliver); the host is
+                // told so that it starts forwarding, when it wants to know.
+                let refid = {
+                    let mut st = self.state.lock();
+                    st.next_iof += 1;
+                    let refid = st.next_iof;
+                    st.iof_pulls.push(IofPull {
+                        conn: id,
+                        procs: procs.clone(),
+                        channels,
+                        local_ref,
+                        refid,
+                    });
+                    refid
+                };
+                let finish = move |r: &mut Reactor, res: Result<()>| {
                     let mut p = Pack::new(mode);
                     p.status(status_of(&res));
                     if res.is_ok() {
-                        p.size(1);
+                        p.size(refid);
                     }
                     Self::reply(r, id, tag, p.into_bytes());
-                });
-                self.host.iof_pull(&procs, &dirs, channels, done);
+                };
+                if self.host.provides(Upcall::IofPull) {
+                    let done = self.later(move |s, r, res: Result<()>| {
+                        if res.is_err() {
+                            s.state.lock().iof_pulls.retain(|p| p.refid != refid);
+                        }
+                        finish(r, res)
+                    });
+                    self.host.iof_pull(&procs, &dirs, channels, done);
+                } else {
+                    finish(r, Ok(()));
+                }
             }
             cmd::IOF_PUSH => {
                 let targets = u.procs()?;
@@ -1004,8 +1047,19 @@ impl Shared {
             }
             cmd::IOF_DEREG => {
                 let _dirs = u.infos()?;
-                let _refid = u.size()?;
-                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                let refid = u.size()?;
+                let found = {
+                    let mut st = self.state.lock();
+                    let before = st.iof_pulls.len();
+                    st.iof_pulls.retain(|p| !(p.conn == id && p.refid == refid));
+                    st.iof_pulls.len() != before
+                };
+                let status = if found {
+                    PMIX_SUCCESS
+                } else {
+                    PMIX_ERR_NOT_FOUND
+                };
+                Self::reply_status(r, id, tag, mode, status);
             }
             cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE | cmd::COMPUTE_DEVICE_DISTANCES => {
                 if c == cmd::FABRIC_REGISTER && self.host.provides(Upcall::Fabric) {
@@ -1601,8 +1655,12 @@ impl Shared {
         let Some(peer) = self.state.lock().peers.remove(&id) else {
             return;
         };
-        // Pending gets of this connection are dropped.
-        self.state.lock().gets.retain(|g| g.conn != id);
+        // Pending gets and output registrations of this connection are dropped.
+        {
+            let mut st = self.state.lock();
+            st.gets.retain(|g| g.conn != id);
+            st.iof_pulls.retain(|p| p.conn != id);
+        }
         if peer.finalized || peer.kind.is_tool() {
             return;
         }

@@ -7,7 +7,7 @@ use core::ffi::c_void;
 
 use pmix_sys::*;
 
-use crate::entry;
+use crate::{convert, entry, lifecycle, ptr};
 
 /// See PMIx Standard v5, `PMIx_tool_init`.
 ///
@@ -100,13 +100,41 @@ pub unsafe extern "C" fn PMIx_tool_set_server(
     entry::status("PMIx_tool_set_server", crate::lifecycle::require_init)
 }
 
-/// See PMIx Standard v5, `PMIx_IOF_pull`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// The handler a C caller registers for forwarded output.
+fn c_iof_handler(
+    f: pmix_iof_cbfunc_t,
+    id: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) -> pmix_core::client::IofHandler {
+    std::sync::Arc::new(
+        move |src: &pmix_core::Proc, channel, data: &[u8], info: &[pmix_core::Info]| {
+            entry::guard("PMIx_IOF_pull handler", (), || {
+                let Some(f) = f else { return };
+                let mut source = convert::proc_to_c(src);
+                let Ok(mut bo) = convert::bo_to_c(data) else {
+                    return;
+                };
+                let arr = convert::infos_to_c(info).unwrap_or(core::ptr::null_mut());
+                let n = if arr.is_null() { 0 } else { info.len() };
+                let hdlr = id.load(std::sync::atomic::Ordering::SeqCst);
+                // SAFETY: the registered handler; our memory lives until it returns.
+                unsafe { f(hdlr, channel, &mut source, &mut bo, arr, n) };
+                // SAFETY: built above.
+                unsafe {
+                    convert::bo_destruct(&mut bo);
+                    convert::array_free(arr.cast(), n, PMIX_INFO);
+                }
+            })
+        },
+    )
+}
+
+/// See PMIx Standard v5, `PMIx_IOF_pull`: forwards the output of `procs` on `channel` to
+/// `cbfunc`. With `regcbfunc` the registration completes through it (with the handler id);
+/// without, the call blocks and returns the handler id.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// The arrays are valid; `cbfunc` stays callable until deregistered; `regcbfunc` NULL or
+/// called once with `regcbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_pull(
     procs: *const pmix_proc_t,
@@ -118,16 +146,47 @@ pub unsafe extern "C" fn PMIx_IOF_pull(
     regcbfunc: pmix_hdlr_reg_cbfunc_t,
     regcbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_IOF_pull", crate::lifecycle::require_init)
+    entry::status_code("PMIx_IOF_pull", || {
+        let c = lifecycle::client()?;
+        if cbfunc.is_none() {
+            return Err(pmix_core::Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        let procs: Vec<pmix_core::Proc> = unsafe { ptr::slice(procs, nprocs) }?
+            .iter()
+            .map(convert::proc_from_c)
+            .collect::<pmix_core::Result<_>>()?;
+        // SAFETY: per this function's contract.
+        let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
+        let id = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let handler = c_iof_handler(cbfunc, id.clone());
+        let Some(reg) = regcbfunc else {
+            let got = c.iof_pull(&procs, &dirs, channel, handler)?;
+            id.store(got, std::sync::atomic::Ordering::SeqCst);
+            return Ok(got as pmix_status_t);
+        };
+        let d = crate::callback::CbData(regcbdata);
+        std::thread::Builder::new()
+            .name("pmix-iof-pull".into())
+            .spawn(move || {
+                let d = d;
+                let (st, got) = match c.iof_pull(&procs, &dirs, channel, handler) {
+                    Ok(got) => (PMIX_SUCCESS, got),
+                    Err(e) => (e.status(), 0),
+                };
+                id.store(got, std::sync::atomic::Ordering::SeqCst);
+                // SAFETY: the caller's registration callback with its cbdata.
+                entry::guard("PMIx_IOF_pull", (), || unsafe { reg(st, got, d.0) });
+            })
+            .map_err(|_| pmix_core::Error::NoMem)?;
+        Ok(PMIX_SUCCESS)
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_IOF_deregister`.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
-///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `(directives, ndirs)` valid; `cbfunc` NULL (the call blocks) or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_deregister(
     iofhdlr: usize,
@@ -136,16 +195,28 @@ pub unsafe extern "C" fn PMIx_IOF_deregister(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_IOF_deregister", crate::lifecycle::require_init)
+    entry::status("PMIx_IOF_deregister", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
+        if cbfunc.is_none() {
+            return c.iof_deregister(iofhdlr, &dirs);
+        }
+        let done = crate::callback::op("PMIx_IOF_deregister", cbfunc, cbdata);
+        std::thread::Builder::new()
+            .name("pmix-iof-dereg".into())
+            .spawn(move || done(c.iof_deregister(iofhdlr, &dirs)))
+            .map_err(|_| pmix_core::Error::NoMem)?;
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_IOF_push`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`
+/// signals the end of input. `PMIX_IOF_PUSH_STDIN` (reading this process's own stdin) is
+/// NOT IMPLEMENTED yet and returns `PMIX_ERR_NOT_SUPPORTED`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_push(
     targets: *const pmix_proc_t,
@@ -156,7 +227,49 @@ pub unsafe extern "C" fn PMIx_IOF_push(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_IOF_push", crate::lifecycle::require_init)
+    entry::status("PMIx_IOF_push", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let targets: Vec<pmix_core::Proc> = unsafe { ptr::slice(targets, ntargets) }?
+            .iter()
+            .map(convert::proc_from_c)
+            .collect::<pmix_core::Result<_>>()?;
+        // SAFETY: per this function's contract.
+        let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
+        if dirs
+            .iter()
+            .any(|i| i.key.as_bytes() == PMIX_IOF_PUSH_STDIN.to_bytes())
+        {
+            return Err(pmix_core::Error::NotSupported);
+        }
+        // SAFETY: per this function's contract.
+        let data = match unsafe { bo.as_ref() } {
+            // SAFETY: per this function's contract.
+            Some(b) => Some(unsafe { convert::bo_from_c(b) }?),
+            None => None,
+        };
+        if cbfunc.is_none() {
+            if pmix_core::progress::on_progress_thread() {
+                return Err(pmix_core::Error::WouldBlock);
+            }
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            c.iof_push(
+                &targets,
+                data.as_deref(),
+                &dirs,
+                Box::new(move |r| {
+                    let _ = tx.send(r);
+                }),
+            )?;
+            return rx.recv().map_err(|_| pmix_core::Error::Unreach)?;
+        }
+        c.iof_push(
+            &targets,
+            data.as_deref(),
+            &dirs,
+            crate::callback::op("PMIx_IOF_push", cbfunc, cbdata),
+        )
+    })
 }
 
 /// See PMIx Standard v5, `PMIx_tool_connect_to_server`.

@@ -1,0 +1,185 @@
+//! Our client and our server in one process, through the core API only: job data, put/commit/
+//! fence/get, forwarded output (pull, deliver, deregister), timeouts, and a client whose
+//! connection dies in a fence.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pmix_core::client::{Client, ClientEnv};
+use pmix_core::host::NoHost;
+use pmix_core::server::{self, ServerConfig};
+use pmix_core::{Info, PStr, Proc, Value};
+use pmix_sys::*;
+
+fn key(k: &core::ffi::CStr) -> PStr {
+    PStr::from(k.to_bytes())
+}
+
+/// A server with job "ns" of `n` local ranks, and the environment of each rank.
+fn job(n: u32) -> (server::Server, Vec<ClientEnv>) {
+    let cfg = ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    };
+    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let ns = PStr::from("ns");
+    let info = vec![
+        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(n)),
+        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(n)),
+        Info::new(
+            key(PMIX_LOCAL_PEERS),
+            Value::String(Some(
+                (0..n)
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    .into(),
+            )),
+        ),
+    ];
+    s.register_nspace(&ns, n, &info).expect("register");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let envs = (0..n)
+        .map(|r| {
+            let p = Proc::new("ns", r);
+            s.register_client(&p, uid, gid).expect("client");
+            let vars = s.setup_fork(&p);
+            ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+                .expect("env")
+                .expect("not a singleton")
+        })
+        .collect();
+    (s, envs)
+}
+
+#[test]
+fn fence_and_get_between_two_clients() {
+    let (_s, envs) = job(2);
+    let clients: Vec<Arc<Client>> = envs
+        .into_iter()
+        .map(|e| Arc::new(Client::connect(Some(e)).expect("connect")))
+        .collect();
+    let size = clients[0]
+        .get(
+            &Proc::new("ns", PMIX_RANK_WILDCARD),
+            PMIX_JOB_SIZE.to_bytes(),
+            &[],
+        )
+        .expect("job size");
+    assert_eq!(size.as_u64(), Some(2));
+    let collect = [Info::new(key(PMIX_COLLECT_DATA), Value::Bool(true))];
+    let threads: Vec<_> = clients
+        .iter()
+        .cloned()
+        .map(|c| {
+            let collect = collect.clone();
+            std::thread::spawn(move || {
+                let r = c.me.rank;
+                c.put(PMIX_GLOBAL, "k".into(), Value::Uint32(100 + r))
+                    .unwrap();
+                c.commit().unwrap();
+                c.fence(&[], &collect).unwrap();
+                let peer = Proc::new("ns", 1 - r);
+                c.get(&peer, b"k", &[]).unwrap()
+            })
+        })
+        .collect();
+    let got: Vec<Value> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(got, vec![Value::Uint32(101), Value::Uint32(100)]);
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+}
+
+#[test]
+fn pulled_output_arrives_in_order_until_deregistered() {
+    let (s, envs) = job(1);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    type Seen = Arc<Mutex<Vec<(u32, u16, Vec<u8>)>>>;
+    let seen: Seen = Arc::default();
+    let sink = seen.clone();
+    let id = c
+        .iof_pull(
+            &[Proc::new("ns", PMIX_RANK_WILDCARD)],
+            &[],
+            PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL,
+            Arc::new(move |src, ch, data, _| {
+                sink.lock().unwrap().push((src.rank, ch, data.to_vec()))
+            }),
+        )
+        .expect("pull");
+    for i in 0..100u32 {
+        let ch = if i % 2 == 0 {
+            PMIX_FWD_STDOUT_CHANNEL
+        } else {
+            PMIX_FWD_STDERR_CHANNEL
+        };
+        s.iof_deliver(
+            &Proc::new("ns", i % 3),
+            ch,
+            format!("line {i}\n").as_bytes(),
+            &[],
+        )
+        .unwrap();
+    }
+    // Output of another job, or on a channel not pulled, is not delivered.
+    s.iof_deliver(&Proc::new("other", 0), PMIX_FWD_STDOUT_CHANNEL, b"x", &[])
+        .unwrap();
+    s.iof_deliver(&Proc::new("ns", 0), PMIX_FWD_STDDIAG_CHANNEL, b"y", &[])
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while seen.lock().unwrap().len() < 100 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    {
+        let got = seen.lock().unwrap();
+        assert_eq!(got.len(), 100);
+        for (i, (rank, ch, data)) in got.iter().enumerate() {
+            assert_eq!(*rank, i as u32 % 3);
+            assert_eq!(data, format!("line {i}\n").as_bytes());
+            let want = if i % 2 == 0 {
+                PMIX_FWD_STDOUT_CHANNEL
+            } else {
+                PMIX_FWD_STDERR_CHANNEL
+            };
+            assert_eq!(*ch, want);
+        }
+    }
+    c.iof_deregister(id, &[]).expect("deregister");
+    assert!(c.iof_deregister(id, &[]).is_err());
+    s.iof_deliver(&Proc::new("ns", 0), PMIX_FWD_STDOUT_CHANNEL, b"late", &[])
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(seen.lock().unwrap().len(), 100);
+    c.finalize().unwrap();
+}
+
+#[test]
+fn get_and_fence_honour_timeouts_and_a_dead_peer_fails_the_fence() {
+    let (_s, envs) = job(3);
+    let a = Client::connect(Some(envs[0].clone())).expect("connect");
+    let b = Client::connect(Some(envs[1].clone())).expect("connect");
+    // Rank 2 never connects. A get of its data and a fence with it time out.
+    let t1 = [Info::new(key(PMIX_TIMEOUT), Value::Int(1))];
+    let t0 = Instant::now();
+    let e = a.get(&Proc::new("ns", 2), b"nothing", &t1).unwrap_err();
+    assert_eq!(e.status(), PMIX_ERR_TIMEOUT);
+    assert!(t0.elapsed() < Duration::from_secs(4));
+    let t0 = Instant::now();
+    let e = a.fence(&[], &t1).unwrap_err();
+    assert_eq!(e.status(), PMIX_ERR_TIMEOUT);
+    assert!(t0.elapsed() < Duration::from_secs(4));
+    // Rank 1 waits in a fence over ranks 0 and 1; rank 0's connection dies.
+    let pair = [Proc::new("ns", 0), Proc::new("ns", 1)];
+    let waiter = std::thread::spawn(move || {
+        let t0 = Instant::now();
+        let r = b.fence(&pair, &[]);
+        (r, t0.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    drop(a);
+    let (r, took) = waiter.join().unwrap();
+    assert_eq!(r.unwrap_err().status(), PMIX_ERR_LOST_CONNECTION);
+    assert!(took < Duration::from_secs(5));
+}
