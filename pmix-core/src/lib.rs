@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod attrs;
+pub mod cleanup;
 pub mod client;
 pub mod codec;
 pub mod datastore;

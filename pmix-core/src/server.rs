@@ -155,6 +155,8 @@ struct State {
     dead: HashSet<Proc>,
     /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
     dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
+    /// Paths to remove when a connection ends (`PMIX_REGISTER_CLEANUP*`).
+    cleanups: Vec<(ConnId, crate::cleanup::Cleanup)>,
     /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
     iof_pulls: Vec<IofPull>,
     next_iof: usize,
@@ -944,6 +946,16 @@ impl Shared {
             cmd::JOB_CONTROL => {
                 let targets = u.procs()?;
                 let dirs = u.infos()?;
+                // Cleanup registrations are the server's own business (done when the
+                // requester ends); the rest goes to the host.
+                let (cleanup, dirs) = crate::cleanup::Cleanup::split(&dirs);
+                if !cleanup.is_empty() {
+                    self.state.lock().cleanups.push((id, cleanup));
+                    if dirs.is_empty() {
+                        Self::reply_infos(r, id, tag, mode, Ok(Vec::new()));
+                        return Ok(());
+                    }
+                }
                 if !self.host.provides(Upcall::JobControl) {
                     return Err(Error::NotSupported);
                 }
@@ -1655,11 +1667,23 @@ impl Shared {
         let Some(peer) = self.state.lock().peers.remove(&id) else {
             return;
         };
-        // Pending gets and output registrations of this connection are dropped.
-        {
+        // Pending gets and output registrations of this connection are dropped; what it
+        // asked to have removed is removed, as its own uid could.
+        let cleanups = {
             let mut st = self.state.lock();
             st.gets.retain(|g| g.conn != id);
             st.iof_pulls.retain(|p| p.conn != id);
+            let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut st.cleanups)
+                .into_iter()
+                .partition(|(c, _)| *c == id);
+            st.cleanups = others;
+            let uid = st.clients.get(&peer.proc).map(|c| c.uid);
+            (mine, uid)
+        };
+        if let (mine, Some(uid)) = cleanups {
+            for (_, c) in mine {
+                c.run(uid);
+            }
         }
         if peer.finalized || peer.kind.is_tool() {
             return;
