@@ -126,6 +126,9 @@ pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
 /*
  See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
  information; data received through a fence) is answered on the caller's thread.
+ `*val` is always a new value, even with `PMIX_GET_STATIC_VALUES` or
+ `PMIX_GET_POINTER_VALUES`: the reference 4.2 allocates one in both cases (measured), and a
+ caller written for it frees what it gets.
 
  Ownership: `*val` is a libc-allocated value; release with `PMIX_VALUE_RELEASE`.
 
