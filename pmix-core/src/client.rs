@@ -33,6 +33,9 @@ const FINALIZE_WAIT: Duration = Duration::from_secs(2);
 /// server (or its host) applies the timeout and answers as the reference does; the client's
 /// limit only covers a server that ignores it.
 const TIMEOUT_GRACE: Duration = Duration::from_secs(1);
+/// The longest `PMIX_TIMEOUT` honoured (about 136 years); larger values would overflow the
+/// clock arithmetic.
+const MAX_TIMEOUT_SECS: u64 = u32::MAX as u64;
 /// How long the handshake may take.
 const HANDSHAKE_WAIT: Duration = Duration::from_secs(30);
 
@@ -483,7 +486,7 @@ impl Client {
             .find(|i| key_is(i, PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
             .filter(|&t| t > 0)
-            .map(|t| Duration::from_secs(t) + TIMEOUT_GRACE)
+            .map(|t| Duration::from_secs(t.min(MAX_TIMEOUT_SECS)) + TIMEOUT_GRACE)
     }
 
     /// `PMIx_Fence`.
@@ -575,7 +578,11 @@ impl Client {
         }
         let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
         let payload = self.getnb_payload(&proc, key, info, reserved_own);
-        let reply = self.request(payload, q.timeout.map(|t| t + TIMEOUT_GRACE))?;
+        let reply = self.request(
+            payload,
+            q.timeout
+                .map(|t| t.min(Duration::from_secs(MAX_TIMEOUT_SECS)) + TIMEOUT_GRACE),
+        )?;
         Self::ingest_get_reply(self.mode, &self.store, &reply)?;
         let q2 = GetQuals {
             refresh: false,

@@ -18,6 +18,7 @@ pub mod host;
 pub mod print;
 pub mod progress;
 pub mod regex;
+pub mod rendezvous;
 pub mod requester;
 pub mod server;
 pub mod topology;

@@ -105,7 +105,7 @@ pub struct Reactor {
 }
 
 const WAKER: Token = Token(0);
-/// Largest read per readiness event; keeps one busy peer from starving the others.
+/// Size of one read from a connection (a readiness event reads until WouldBlock or EOF).
 const READ_CHUNK: usize = 64 * 1024;
 
 thread_local! {
@@ -337,12 +337,11 @@ impl Reactor {
                     closed = Some(Error::Unreach);
                     break;
                 }
-                Ok(n) => {
-                    c.inbuf.extend_from_slice(&buf[..n]);
-                    if n < buf.len() {
-                        break;
-                    }
-                }
+                // Read until WouldBlock or EOF, even after a short read: mio's readiness is
+                // edge-triggered, so an EOF that arrived with the last bytes (a peer that
+                // writes a partial frame and closes) raises no further event, and the
+                // connection would never be seen to close.
+                Ok(n) => c.inbuf.extend_from_slice(&buf[..n]),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {

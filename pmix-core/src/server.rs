@@ -47,6 +47,12 @@ pub struct ServerConfig {
     pub port: u16,
     /// Check the claimed uid of each connection against the socket's owner.
     pub check_peer_uid: bool,
+    /// Rendezvous files for tools (`PMIX_SERVER_TOOL_SUPPORT`, `_SESSION_SUPPORT`,
+    /// `_SYSTEM_SUPPORT`) and the file named by `PMIX_LAUNCHER_RENDEZVOUS_FILE`.
+    pub tool_support: bool,
+    pub session_support: bool,
+    pub system_support: bool,
+    pub rendezvous_file: Option<std::path::PathBuf>,
 }
 
 impl Default for ServerConfig {
@@ -59,6 +65,10 @@ impl Default for ServerConfig {
             hostname: local_hostname(),
             port: 0,
             check_peer_uid: true,
+            tool_support: false,
+            session_support: false,
+            system_support: false,
+            rendezvous_file: None,
         }
     }
 }
@@ -171,6 +181,8 @@ pub struct Shared {
     pub cfg: ServerConfig,
     pub uri: ServerUri,
     state: Mutex<State>,
+    /// The rendezvous files written at start, removed at finalize.
+    rendezvous: Mutex<Vec<std::path::PathBuf>>,
     /// The server process's own event handlers.
     pub events: Arc<Registry>,
     me: Weak<Shared>,
@@ -249,6 +261,7 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         cfg,
         uri,
         state: Mutex::new(State::default()),
+        rendezvous: Mutex::new(Vec::new()),
         events: Arc::new(Registry::default()),
         me: me.clone(),
     });
@@ -267,6 +280,7 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
             );
             done.complete(res);
         })??;
+    shared.write_rendezvous()?;
     Ok(shared)
 }
 
@@ -417,10 +431,42 @@ impl Shared {
 
     /// Stops the listener, the connections and the progress thread.
     pub fn finalize(&self) {
+        for p in std::mem::take(&mut *self.rendezvous.lock()) {
+            let _ = std::fs::remove_file(p);
+        }
         let _ = self.progress.call(Some(Duration::from_secs(5)), |r, done| {
             r.stop();
             done.complete(());
         });
+    }
+
+    /// Writes the rendezvous files the configuration asks for.
+    fn write_rendezvous(&self) -> Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        let path = |p: &PStr| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(p.as_bytes()));
+        let mut files = crate::rendezvous::server_files(
+            &path(&self.cfg.tmpdir),
+            &path(&self.cfg.system_tmpdir),
+            &self.cfg.hostname.to_string(),
+            &self.cfg.id.nspace.to_string(),
+            self.cfg.tool_support,
+            self.cfg.session_support,
+            self.cfg.system_support,
+        );
+        files.extend(self.cfg.rendezvous_file.clone());
+        let (uid, gid) = crate::wire::own_ids();
+        let text = crate::rendezvous::render(
+            &self.uri.to_uri(),
+            crate::wire::VERSION,
+            std::process::id(),
+            uid,
+            gid,
+        );
+        for f in files {
+            crate::rendezvous::write(&f, &text)?;
+            self.rendezvous.lock().push(f);
+        }
+        Ok(())
     }
 
     // ---- handshake ------------------------------------------------------------------
@@ -1156,7 +1202,9 @@ impl Shared {
             .iter()
             .find(|i| key_is(i, PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
-            .filter(|&t| t > 0);
+            .filter(|&t| t > 0)
+            // Larger deadlines overflow `Instant` (a panic on the progress thread).
+            .map(|t| t.min(u64::from(u32::MAX)));
         let mode = self
             .state
             .lock()
@@ -1388,7 +1436,9 @@ impl Shared {
             .iter()
             .find(|i| key_is(i, PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
-            .filter(|&t| t > 0);
+            .filter(|&t| t > 0)
+            // Larger deadlines overflow `Instant` (a panic on the progress thread).
+            .map(|t| t.min(u64::from(u32::MAX)));
         let dmodex = !immediate && self.host.provides(Upcall::DirectModex);
         if self.try_get(
             r,

@@ -255,3 +255,39 @@ fn drop_stops_the_thread_and_closes_connections() {
     peer.read_to_end(&mut rest).unwrap();
     assert!(rest.is_empty());
 }
+
+/// A peer that writes a partial message and closes before the connection is handed to the
+/// reactor: the data and the EOF are both pending at the first (edge-triggered) readiness
+/// event, and the connection must still be seen to close.
+#[test]
+fn eof_pending_with_partial_message_closes() {
+    let p = Progress::start("test-progress").unwrap();
+    for _ in 0..20 {
+        let log = Arc::new(Mutex::new(Log::default()));
+        let (mut peer, ours) = pair();
+        let mut partial = 1000u32.to_be_bytes().to_vec();
+        partial.extend_from_slice(b"0123456789");
+        peer.write_all(&partial).unwrap();
+        peer.shutdown(std::net::Shutdown::Write).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        let l2 = log.clone();
+        p.call(Some(Duration::from_secs(5)), move |r, done| {
+            done.complete(r.add_connection(
+                ours,
+                Box::new(LenPrefixed { max: 1 << 20 }),
+                Box::new(Echo(l2)),
+            ))
+        })
+        .unwrap()
+        .unwrap();
+        wait_until(|| log.lock().unwrap().closed.len() == 1);
+        let mut rest = Vec::new();
+        peer.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        assert_eq!(
+            peer.read_to_end(&mut rest).unwrap(),
+            0,
+            "the reactor closes its side"
+        );
+        assert!(log.lock().unwrap().msgs.is_empty());
+    }
+}

@@ -53,9 +53,12 @@ fn u64_info(info: &[Info], key: &core::ffi::CStr) -> Option<u64> {
 
 /// See PMIx Standard v5, `PMIx_server_init`.
 ///
-/// Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients with
-/// OpenPMIx's protocol. Honours `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
-/// `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR` and `PMIX_HOSTNAME`.
+/// Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients and
+/// tools with OpenPMIx's protocol. Honours `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
+/// `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR`, `PMIX_HOSTNAME`, and writes the rendezvous
+/// files of `PMIX_SERVER_TOOL_SUPPORT`, `PMIX_SERVER_SESSION_SUPPORT`,
+/// `PMIX_SERVER_SYSTEM_SUPPORT` and `PMIX_LAUNCHER_RENDEZVOUS_FILE` in the reference's
+/// format (owner-only; removed by `PMIx_server_finalize`).
 ///
 /// # Safety
 /// `module` is NULL or a valid module; `(info, ninfo)` a valid array.
@@ -86,6 +89,17 @@ pub unsafe extern "C" fn PMIx_server_init(
         if let Some(h) = str_info(&info, PMIX_HOSTNAME) {
             cfg.hostname = h;
         }
+        let flag = |k: &core::ffi::CStr| {
+            info.iter()
+                .any(|i| i.key.as_bytes() == k.to_bytes() && i.value.as_bool().unwrap_or(true))
+        };
+        cfg.tool_support = flag(PMIX_SERVER_TOOL_SUPPORT);
+        cfg.session_support = flag(PMIX_SERVER_SESSION_SUPPORT);
+        cfg.system_support = flag(PMIX_SERVER_SYSTEM_SUPPORT);
+        cfg.rendezvous_file = str_info(&info, PMIX_LAUNCHER_RENDEZVOUS_FILE)
+            .map(|p| p.to_string())
+            .or_else(|| std::env::var("PMIX_LAUNCHER_RENDEZVOUS_FILE").ok())
+            .map(std::path::PathBuf::from);
         if let Some(p) = u64_info(&info, PMIX_TCP_IPV4_PORT) {
             cfg.port = u16::try_from(p).map_err(|_| Error::BadParam)?;
         }
