@@ -323,9 +323,12 @@ PMIX_EXPORT pmix_status_t PMIx_generate_ppn(const char *input, char **ppn);
 /*
  See PMIx Standard v5, `PMIx_server_init`.
 
- Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients with
- OpenPMIx's protocol. Honours `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
- `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR` and `PMIX_HOSTNAME`.
+ Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients and
+ tools with OpenPMIx's protocol. Honours `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
+ `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR`, `PMIX_HOSTNAME`, and writes the rendezvous
+ files of `PMIX_SERVER_TOOL_SUPPORT`, `PMIX_SERVER_SESSION_SUPPORT`,
+ `PMIX_SERVER_SYSTEM_SUPPORT` and `PMIX_LAUNCHER_RENDEZVOUS_FILE` in the reference's
+ format (owner-only; removed by `PMIx_server_finalize`).
 
  # Safety
  `module` is NULL or a valid module; `(info, ninfo)` a valid array.
