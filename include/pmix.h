@@ -763,12 +763,14 @@ pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
                                         void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Compute_distances`.
+ See PMIx Standard v5, `PMIx_Compute_distances`: the distance from the CPUs of `cpuset`
+ to each network, OpenFabrics, GPU and coprocessor device of this machine (or those of
+ `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure.
 
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ Ownership: `*distances` is libc-allocated; release with `PMIX_DEVICE_DIST_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `topo`, `cpuset` valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
@@ -779,12 +781,12 @@ pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
                                      size_t *ndist);
 
 /*
- See PMIx Standard v5, `PMIx_Compute_distances_nb`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Compute_distances_nb`: as `PMIx_Compute_distances`, the
+ answer through `cbfunc` (on the progress thread); the array lives until its release
+ function is called.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Compute_distances`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,

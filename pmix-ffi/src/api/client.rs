@@ -1548,12 +1548,64 @@ pub unsafe extern "C" fn PMIx_Fabric_deregister_nb(
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Compute_distances`.
-///
-/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+/// The distances asked for: devices of this machine seen from `cpuset` (the process's own
+/// binding when NULL), computed here with hwloc as the reference does, no server involved.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call.
+/// `topo` and `cpuset` NULL or valid; `(info, ninfo)` valid.
+unsafe fn distances(
+    topo: *mut pmix_topology_t,
+    cpuset: *mut pmix_cpuset_t,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> Result<Vec<pmix_core::values::DeviceDistance>> {
+    // SAFETY: per the caller's contract.
+    let t = unsafe { ptr::req(topo) }?;
+    if t.source.is_null() {
+        return Err(Error::BadParam);
+    }
+    // SAFETY: checked non-NULL; a C string per the contract.
+    let tsrc = unsafe { core::ffi::CStr::from_ptr(t.source) }.to_bytes();
+    if !pmix_core::topology::is_hwloc_source(tsrc) {
+        return Err(Error::Status(
+            pmix_core::topology::PMIX_ERR_TAKE_NEXT_OPTION,
+        ));
+    }
+    // SAFETY: per the caller's contract.
+    let cs = crate::hwloc::cpuset_from_c(unsafe { ptr::req(cpuset) }?)?;
+    // SAFETY: per the caller's contract.
+    let i = unsafe { infos(info, ninfo) }?;
+    let mut types = 0;
+    let mut ids = Vec::new();
+    for x in &i {
+        if x.key.as_bytes() == PMIX_DEVICE_TYPE.to_bytes() {
+            types |= x.value.as_u64().unwrap_or(0);
+        } else if x.key.as_bytes() == PMIX_DEVICE_ID.to_bytes()
+            && let Some(id) = x.value.as_str()
+        {
+            ids.push(id.clone());
+        }
+    }
+    let host = pmix_core::server::local_hostname().to_string();
+    pmix_core::topology::local()?.device_distances(&cs, types, &ids, &host)
+}
+
+fn distances_to_c(d: &[pmix_core::values::DeviceDistance]) -> Result<*mut pmix_device_distance_t> {
+    let items: Vec<Value> = d
+        .iter()
+        .map(|x| Value::DeviceDist(Box::new(x.clone())))
+        .collect();
+    Ok(convert::array_to_c(&items, PMIX_DEVICE_DIST)?.cast())
+}
+
+/// See PMIx Standard v5, `PMIx_Compute_distances`: the distance from the CPUs of `cpuset`
+/// to each network, OpenFabrics, GPU and coprocessor device of this machine (or those of
+/// `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure.
+///
+/// Ownership: `*distances` is libc-allocated; release with `PMIX_DEVICE_DIST_FREE`.
+///
+/// # Safety
+/// `topo`, `cpuset` valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Compute_distances(
     topo: *mut pmix_topology_t,
@@ -1565,16 +1617,39 @@ pub unsafe extern "C" fn PMIx_Compute_distances(
 ) -> pmix_status_t {
     entry::status("PMIx_Compute_distances", || {
         lifecycle::require_init()?;
-        Err(Error::NotSupported)
+        // SAFETY: per this function's contract.
+        let (out, n) = unsafe { (ptr::req_mut(distances)?, ptr::req_mut(ndist)?) };
+        // SAFETY: per this function's contract.
+        let d = unsafe { self::distances(topo, cpuset, info, ninfo) }?;
+        *out = distances_to_c(&d)?;
+        *n = d.len();
+        Ok(())
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Compute_distances_nb`.
-///
-/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+struct DistArray {
+    ptr: *mut pmix_device_distance_t,
+    n: usize,
+}
+
+unsafe extern "C" fn release_dists(cbdata: *mut c_void) {
+    entry::guard("release_fn", (), || {
+        if cbdata.is_null() {
+            return;
+        }
+        // SAFETY: made below with Box::into_raw, released once.
+        let a = unsafe { Box::from_raw(cbdata.cast::<DistArray>()) };
+        // SAFETY: built by distances_to_c.
+        unsafe { convert::array_free(a.ptr.cast(), a.n, PMIX_DEVICE_DIST) };
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Compute_distances_nb`: as `PMIx_Compute_distances`, the
+/// answer through `cbfunc` (on the progress thread); the array lives until its release
+/// function is called.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call.
+/// As for `PMIx_Compute_distances`; `cbfunc` is called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Compute_distances_nb(
     topo: *mut pmix_topology_t,
@@ -1585,8 +1660,23 @@ pub unsafe extern "C" fn PMIx_Compute_distances_nb(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_Compute_distances_nb", || {
-        lifecycle::require_init()?;
-        Err(Error::NotSupported)
+        let c = lifecycle::client()?;
+        let f = cbfunc.ok_or(Error::BadParam)?;
+        // SAFETY: per this function's contract.
+        let r = unsafe { self::distances(topo, cpuset, info, ninfo) };
+        let d = CbData(cbdata);
+        c.post(move || {
+            let d = d;
+            entry::guard("PMIx_Compute_distances_nb", (), || {
+                let (status, ptr, n) = match r.and_then(|v| Ok((distances_to_c(&v)?, v.len()))) {
+                    Ok((p, n)) => (PMIX_SUCCESS, p, n),
+                    Err(e) => (e.status(), core::ptr::null_mut(), 0),
+                };
+                let rel = Box::into_raw(Box::new(DistArray { ptr, n })).cast::<c_void>();
+                // SAFETY: the caller's callback; the array lives until release_dists runs.
+                unsafe { f(status, ptr, n, d.0, Some(release_dists), rel) };
+            })
+        })
     })
 }
 
