@@ -19,7 +19,7 @@ TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 LIBDIR := $(TARGET_DIR)/release
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
-.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest session consumers slurm abi demo fuzz-smoke clean
+.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest session tools faults consumers slurm abi demo fuzz-smoke clean
 
 all: lib
 
@@ -73,6 +73,16 @@ ctest: stage
 session: stage
 	STAGE=$(STAGE) ./ctests/session/all.sh
 
+# Tools: a server with tool support and a tool that finds it through the rendezvous files,
+# in the four arrangements of the two libraries.
+tools: stage
+	LIB_DIR=$(STAGE)/lib ./ctests/tools/run.sh
+
+# Faults: garbage and truncated messages, a client killed in a fence, timeouts, a spoofed
+# uid, memory over 1000 cycles, valgrind (ctests/faults/run.sh says what each asserts).
+faults: stage
+	LIB_DIR=$(STAGE)/lib ./ctests/faults/run.sh
+
 # Real consumers: Open MPI's mpirun and ranks, the Python bindings; each first on the
 # reference (the test's own check), then on our library.
 consumers: stage
@@ -86,7 +96,7 @@ slurm: stage
 	./ctests/slurm/run.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/run.sh
 
-test: check-headers check-matrix lint cargo-test abi ctest session consumers slurm fuzz-smoke
+test: check-headers check-matrix lint cargo-test abi ctest session tools faults consumers slurm fuzz-smoke
 
 # A short libFuzzer run of the unpack target. cargo-fuzz is installed on first use; it needs
 # nightly flags, which the machine's one (stable) toolchain accepts with RUSTC_BOOTSTRAP=1.

@@ -264,13 +264,11 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr_, pmix_data_array_t *
 PMIX_EXPORT void PMIx_Info_list_release(void *ptr_);
 
 /*
- See PMIx Standard v5, `PMIx_tool_connect_to_server`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_tool_connect_to_server` (deprecated): as
+ `PMIx_tool_attach_to_server` without the server's identity.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `proc_` NULL or writable; `(info, ninfo)` a valid array.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t *proc_,

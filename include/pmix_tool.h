@@ -26,8 +26,15 @@ typedef void (*pmix_iof_cbfunc_t)(size_t iofhdlr,
 /*
  See PMIx Standard v5, `PMIx_tool_init`.
 
- NOT IMPLEMENTED YET: returns `PMIX_ERR_BAD_PARAM` for a NULL `proc_` (as the reference
- does) and otherwise `PMIX_ERR_NOT_SUPPORTED` until the tool role exists.
+ Finds a server the standard's way: `PMIX_SERVER_URI`/`PMIX_TCP_URI` (or `file:<path>`),
+ `PMIX_TOOL_ATTACHMENT_FILE`, the system server (`PMIX_CONNECT_TO_SYSTEM`,
+ `_SYSTEM_FIRST`), a server by pid (`PMIX_SERVER_PIDINFO`) or namespace
+ (`PMIX_SERVER_NSPACE`), the server that started this process (its environment), then any
+ live server of this host in the system tmpdir's rendezvous files (stale files are skipped,
+ never removed). Retries per `PMIX_CONNECT_MAX_RETRIES`/`_RETRY_DELAY`. With
+ `PMIX_TOOL_DO_NOT_CONNECT`, or `PMIX_TOOL_CONNECT_OPTIONAL` when no server answers, the
+ tool is initialized without a server. Identity: `PMIX_TOOL_NSPACE`/`_RANK`, else assigned
+ by the server. One server at a time (see `PMIx_tool_attach_to_server`).
 
  # Safety
  `proc_` is NULL or writable; `(info, ninfo)` a valid array.
@@ -44,13 +51,14 @@ PMIX_EXPORT pmix_status_t PMIx_tool_init(pmix_proc_t *proc_, pmix_info_t *info, 
 PMIX_EXPORT pmix_status_t PMIx_tool_finalize(void);
 
 /*
- See PMIx Standard v5, `PMIx_tool_attach_to_server`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_tool_attach_to_server`: connects a tool that has no server
+ (initialized with `PMIX_TOOL_DO_NOT_CONNECT`, or an optional connection that failed) to
+ the server `info` names, the way `PMIx_tool_init` finds one. A tool holds one connection:
+ attaching while connected returns `PMIX_ERR_NOT_SUPPORTED` (several servers at once are
+ NOT IMPLEMENTED yet).
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `myproc` and `server` NULL or writable; `(info, ninfo)` a valid array.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc,
@@ -59,35 +67,29 @@ pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc,
                                          size_t ninfo);
 
 /*
- See PMIx Standard v5, `PMIx_tool_disconnect`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_tool_disconnect`: ends the connection to `server`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `server` is a valid proc.
  */
 PMIX_EXPORT pmix_status_t PMIx_tool_disconnect(const pmix_proc_t *server);
 
 /*
- See PMIx Standard v5, `PMIx_tool_get_servers`.
+ See PMIx Standard v5, `PMIx_tool_get_servers`: the server this tool is connected to.
 
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ Ownership: `*servers` is libc-allocated; release with `PMIX_PROC_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `servers` and `nservers` are writable.
  */
 PMIX_EXPORT pmix_status_t PMIx_tool_get_servers(pmix_proc_t **servers, size_t *nservers);
 
 /*
- See PMIx Standard v5, `PMIx_tool_set_server`.
-
- Not available yet: the library cannot be initialized until the client, server and tool
- roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+ See PMIx Standard v5, `PMIx_tool_set_server`: selects the primary server; with one
+ connection, succeeds for that server and returns `PMIX_ERR_NOT_FOUND` for any other.
 
  # Safety
- Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+ `server` is a valid proc; `(info, ninfo)` a valid array.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server,

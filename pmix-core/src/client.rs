@@ -186,6 +186,17 @@ impl Client {
             return Ok(Client::singleton());
         };
         let sock = handshake(&env)?;
+        Client::adopt(
+            sock,
+            env.me.clone(),
+            Proc::new(env.uri.nspace.clone(), env.uri.rank),
+            env.mode,
+        )
+    }
+
+    /// Takes over a connection whose handshake is done (a client's or a tool's), asks for
+    /// the job data and returns the connected role.
+    pub fn adopt(sock: TcpStream, me: Proc, server: Proc, mode: BufferType) -> Result<Client> {
         let progress = Arc::new(Progress::start("pmix-progress")?);
         let conn = Requester::start(
             progress,
@@ -194,11 +205,11 @@ impl Client {
             crate::wire::peer_frame,
         )?;
         let events = Arc::new(Registry::default());
-        let store = Arc::new(RwLock::new(ClientStore::new(env.me.clone())));
+        let store = Arc::new(RwLock::new(ClientStore::new(me.clone())));
         let client = Client {
-            me: env.me.clone(),
-            server: Proc::new(env.uri.nspace.clone(), env.uri.rank),
-            mode: env.mode,
+            me,
+            server,
+            mode,
             conn: Some(conn),
             store,
             puts: Mutex::new(Vec::new()),
@@ -209,13 +220,13 @@ impl Client {
         };
         client.install_event_receiver();
         // The job data.
-        let reply = client.request(Pack::cmd(env.mode, cmd::REQ).into_bytes(), None)?;
-        let mut u = Unpack::new(env.mode, &reply);
+        let reply = client.request(Pack::cmd(mode, cmd::REQ).into_bytes(), None)?;
+        let mut u = Unpack::new(mode, &reply);
         // A reply that is only a status is an error from the server.
         let ns = match u.string() {
             Ok(Some(ns)) => ns,
             _ => {
-                let mut u = Unpack::new(env.mode, &reply);
+                let mut u = Unpack::new(mode, &reply);
                 return Err(u
                     .status()
                     .ok()
@@ -227,7 +238,7 @@ impl Client {
             return Err(Error::UnpackFailure);
         }
         let kvals = u.kvals_to_end()?;
-        client.store.write().ingest_job(env.mode, &ns, kvals)?;
+        client.store.write().ingest_job(mode, &ns, kvals)?;
         Ok(client)
     }
 

@@ -21,6 +21,7 @@ pub mod regex;
 pub mod rendezvous;
 pub mod requester;
 pub mod server;
+pub mod tool;
 pub mod topology;
 pub mod values;
 pub mod wire;

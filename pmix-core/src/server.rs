@@ -600,7 +600,10 @@ impl Shared {
             let Ok(id) = r.add_connection(s, Box::new(WireFraming::default()), handler) else {
                 return;
             };
-            me.state.lock().peers.insert(
+            let mut st = me.state.lock();
+            // A rank that connects again (after a fork, or a restart) is alive again.
+            st.dead.remove(&proc);
+            st.peers.insert(
                 id,
                 Peer {
                     proc: proc.clone(),
@@ -610,6 +613,7 @@ impl Shared {
                     codes: Vec::new(),
                 },
             );
+            drop(st);
             if !kind.is_tool() && me.host.provides(Upcall::ClientConnected) {
                 me.host.client_connected(&proc, &[], Box::new(|_| {}));
             }
@@ -1229,7 +1233,7 @@ impl Shared {
             let (expected, _) = Self::local_participants(&st, &participants);
             if expected.iter().any(|p| st.dead.contains(p)) {
                 drop(st);
-                Self::reply_status(r, id, tag, mode, PMIX_ERR_LOST_CONNECTION);
+                Self::reply_status(r, id, tag, mode, PMIX_ERR_PARTIAL_SUCCESS);
                 return Ok(());
             }
             st.collectives
@@ -1750,7 +1754,7 @@ impl Shared {
                 .collect()
         };
         for k in keys {
-            self.fail_collective(r, &k, PMIX_ERR_LOST_CONNECTION);
+            self.fail_collective(r, &k, PMIX_ERR_PARTIAL_SUCCESS);
         }
         self.retry_gets(r);
         let ev = Event {

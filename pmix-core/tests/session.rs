@@ -180,6 +180,7 @@ fn get_and_fence_honour_timeouts_and_a_dead_peer_fails_the_fence() {
     std::thread::sleep(Duration::from_millis(300));
     drop(a);
     let (r, took) = waiter.join().unwrap();
-    assert_eq!(r.unwrap_err().status(), PMIX_ERR_LOST_CONNECTION);
+    // The reference's answer in this case (measured by ctests/faults).
+    assert_eq!(r.unwrap_err().status(), PMIX_ERR_PARTIAL_SUCCESS);
     assert!(took < Duration::from_secs(5));
 }

@@ -98,6 +98,89 @@ pub(crate) fn client_init(_info: &[Info]) -> Result<(pmix_core::Proc, bool)> {
     Ok((me, singleton))
 }
 
+/// `PMIx_tool_init`: connects as a tool (or, with `PMIX_TOOL_DO_NOT_CONNECT` or an optional
+/// connection that failed, stays unconnected with an identity of its own).
+pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
+    use pmix_core::tool;
+    if let Some(c) = with(|r| {
+        let c = r.client.clone()?;
+        r.client_refs += 1;
+        Some(c)
+    }) {
+        return Ok(c.me.clone());
+    }
+    let host = pmix_core::server::local_hostname().to_string();
+    let client = if tool::do_not_connect(info) {
+        Client::local(tool::own_id(info, &host))
+    } else {
+        let (retries, delay) = tool::retries(info);
+        let mut attempt = 0;
+        let connected = loop {
+            let r = tool::locate(info, &host).and_then(|found| {
+                let (uri, kind) = found.ok_or(Error::Unreach)?;
+                let id = match kind {
+                    pmix_core::wire::PeerKind::ToolClient
+                    | pmix_core::wire::PeerKind::LauncherClient => {
+                        ClientEnv::from_env(|k| std::env::var(k).ok())?.map(|e| e.me)
+                    }
+                    _ => tool::given_id(info),
+                };
+                tool::connect(&uri, kind, id, tool::blob(info))
+            });
+            match r {
+                Ok(c) => break Ok(c),
+                Err(e) if attempt >= retries => break Err(e),
+                Err(_) => {
+                    attempt += 1;
+                    std::thread::sleep(delay);
+                }
+            }
+        };
+        match connected {
+            Ok(c) => c,
+            Err(_) if tool::connect_optional(info) => Client::local(tool::own_id(info, &host)),
+            Err(e) => return Err(e),
+        }
+    };
+    let client = Arc::new(client);
+    let me = client.me.clone();
+    with(|r| {
+        if r.client.is_none() {
+            r.client = Some(client);
+        }
+        r.client_refs += 1;
+    });
+    Ok(me)
+}
+
+/// `PMIx_tool_attach_to_server` for a tool that has no server yet: finds one with `info`
+/// (as `PMIx_tool_init` does), connects with the tool's identity and makes it the tool's
+/// connection. Returns the tool's and the server's identities.
+pub(crate) fn tool_attach(info: &[Info]) -> Result<(pmix_core::Proc, pmix_core::Proc)> {
+    use pmix_core::tool;
+    let c = client()?;
+    if c.connected() {
+        // One server at a time (several at once are not implemented).
+        return Err(Error::NotSupported);
+    }
+    let host = pmix_core::server::local_hostname().to_string();
+    let (uri, kind) = tool::locate(info, &host)?.ok_or(Error::Unreach)?;
+    let kind = match kind {
+        pmix_core::wire::PeerKind::ToolNeedsId => pmix_core::wire::PeerKind::ToolGivenId,
+        pmix_core::wire::PeerKind::LauncherNeedsId => pmix_core::wire::PeerKind::LauncherGivenId,
+        k => k,
+    };
+    let new = Arc::new(tool::connect(
+        &uri,
+        kind,
+        Some(c.me.clone()),
+        tool::blob(info),
+    )?);
+    let ids = (new.me.clone(), new.server.clone());
+    with(|r| r.client = Some(new));
+    Ok(ids)
+}
+
 /// `PMIx_Finalize`: drops one reference; the last one finalizes the client.
 pub(crate) fn client_finalize() -> Result<()> {
     let last = with(|r| {

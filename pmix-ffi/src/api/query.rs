@@ -90,7 +90,9 @@ pub unsafe extern "C" fn PMIx_Query_info(
         let (results, nresults) = unsafe { (ptr::req_mut(results)?, ptr::req_mut(nresults)?) };
         // SAFETY: per this function's contract.
         let queries = unsafe { read_queries(queries, nqueries) }?;
-        if let Ok(c) = lifecycle::client() {
+        if let Ok(c) = lifecycle::client()
+            && c.connected()
+        {
             let (status, answers) = c.query(&queries)?;
             if !answers.is_empty() {
                 *results = convert::infos_to_c(&answers)?;
@@ -98,7 +100,7 @@ pub unsafe extern "C" fn PMIx_Query_info(
             }
             return Ok(status);
         }
-        if lifecycle::initialized() {
+        if lifecycle::server().is_ok() {
             return Err(Error::NotSupported);
         }
         let (status, answers) = answer_preinit(&queries);

@@ -1,5 +1,5 @@
-//! The tool API of `pmix_tool.h`. Until the tool role exists, every call that needs a
-//! session answers `PMIX_ERR_INIT`, as the reference does before `PMIx_tool_init`.
+//! The tool API of `pmix_tool.h`: a tool is a client of the server it finds
+//! (`pmix_core::tool`), so once initialized it uses the client role for everything else.
 
 #![allow(unused_variables)]
 
@@ -11,8 +11,15 @@ use crate::{convert, entry, lifecycle, ptr};
 
 /// See PMIx Standard v5, `PMIx_tool_init`.
 ///
-/// NOT IMPLEMENTED YET: returns `PMIX_ERR_BAD_PARAM` for a NULL `proc_` (as the reference
-/// does) and otherwise `PMIX_ERR_NOT_SUPPORTED` until the tool role exists.
+/// Finds a server the standard's way: `PMIX_SERVER_URI`/`PMIX_TCP_URI` (or `file:<path>`),
+/// `PMIX_TOOL_ATTACHMENT_FILE`, the system server (`PMIX_CONNECT_TO_SYSTEM`,
+/// `_SYSTEM_FIRST`), a server by pid (`PMIX_SERVER_PIDINFO`) or namespace
+/// (`PMIX_SERVER_NSPACE`), the server that started this process (its environment), then any
+/// live server of this host in the system tmpdir's rendezvous files (stale files are skipped,
+/// never removed). Retries per `PMIX_CONNECT_MAX_RETRIES`/`_RETRY_DELAY`. With
+/// `PMIX_TOOL_DO_NOT_CONNECT`, or `PMIX_TOOL_CONNECT_OPTIONAL` when no server answers, the
+/// tool is initialized without a server. Identity: `PMIX_TOOL_NSPACE`/`_RANK`, else assigned
+/// by the server. One server at a time (see `PMIx_tool_attach_to_server`).
 ///
 /// # Safety
 /// `proc_` is NULL or writable; `(info, ninfo)` a valid array.
@@ -23,10 +30,13 @@ pub unsafe extern "C" fn PMIx_tool_init(
     ninfo: usize,
 ) -> pmix_status_t {
     entry::status("PMIx_tool_init", || {
-        if proc_.is_null() {
-            return Err(pmix_core::Error::BadParam);
-        }
-        Err(pmix_core::Error::NotSupported)
+        // SAFETY: per this function's contract.
+        let out = unsafe { ptr::req_mut(proc_) }?;
+        // SAFETY: per this function's contract.
+        let info = unsafe { convert::infos_from_c(info, ninfo) }?;
+        let me = lifecycle::tool_init(&info)?;
+        *out = convert::proc_to_c(&me);
+        Ok(())
     })
 }
 
@@ -37,16 +47,17 @@ pub unsafe extern "C" fn PMIx_tool_init(
 /// No pointer arguments.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_finalize() -> pmix_status_t {
-    entry::status("PMIx_tool_finalize", || Ok(()))
+    entry::status("PMIx_tool_finalize", lifecycle::client_finalize)
 }
 
-/// See PMIx Standard v5, `PMIx_tool_attach_to_server`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_tool_attach_to_server`: connects a tool that has no server
+/// (initialized with `PMIX_TOOL_DO_NOT_CONNECT`, or an optional connection that failed) to
+/// the server `info` names, the way `PMIx_tool_init` finds one. A tool holds one connection:
+/// attaching while connected returns `PMIX_ERR_NOT_SUPPORTED` (several servers at once are
+/// NOT IMPLEMENTED yet).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `myproc` and `server` NULL or writable; `(info, ninfo)` a valid array.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_attach_to_server(
     myproc: *mut pmix_proc_t,
@@ -54,50 +65,93 @@ pub unsafe extern "C" fn PMIx_tool_attach_to_server(
     info: *mut pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_tool_attach_to_server", crate::lifecycle::require_init)
+    entry::status("PMIx_tool_attach_to_server", || {
+        lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let info = unsafe { convert::infos_from_c(info, ninfo) }?;
+        let (me, srv) = lifecycle::tool_attach(&info)?;
+        // SAFETY: per this function's contract.
+        unsafe {
+            if let Some(p) = myproc.as_mut() {
+                *p = convert::proc_to_c(&me);
+            }
+            if let Some(p) = server.as_mut() {
+                *p = convert::proc_to_c(&srv);
+            }
+        }
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_tool_disconnect`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_tool_disconnect`: ends the connection to `server`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `server` is a valid proc.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_disconnect(server: *const pmix_proc_t) -> pmix_status_t {
-    entry::status("PMIx_tool_disconnect", crate::lifecycle::require_init)
+    entry::status("PMIx_tool_disconnect", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let s = convert::proc_from_c(unsafe { ptr::req(server) }?)?;
+        if !c.connected() || s.nspace != c.server.nspace || s.rank != c.server.rank {
+            return Err(pmix_core::Error::NotFound);
+        }
+        c.finalize()
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_tool_get_servers`.
+/// See PMIx Standard v5, `PMIx_tool_get_servers`: the server this tool is connected to.
 ///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// Ownership: `*servers` is libc-allocated; release with `PMIX_PROC_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `servers` and `nservers` are writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_get_servers(
     servers: *mut *mut pmix_proc_t,
     nservers: *mut usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_tool_get_servers", crate::lifecycle::require_init)
+    entry::status("PMIx_tool_get_servers", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (out, n) = unsafe { (ptr::req_mut(servers)?, ptr::req_mut(nservers)?) };
+        let list: Vec<pmix_core::Proc> = if c.connected() {
+            vec![c.server.clone()]
+        } else {
+            Vec::new()
+        };
+        let arr = crate::alloc::calloc::<pmix_proc_t>(list.len())?;
+        for (i, p) in list.iter().enumerate() {
+            // SAFETY: arr holds list.len() procs.
+            unsafe { arr.add(i).write(convert::proc_to_c(p)) };
+        }
+        *out = arr;
+        *n = list.len();
+        Ok(())
+    })
 }
 
-/// See PMIx Standard v5, `PMIx_tool_set_server`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_tool_set_server`: selects the primary server; with one
+/// connection, succeeds for that server and returns `PMIX_ERR_NOT_FOUND` for any other.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `server` is a valid proc; `(info, ninfo)` a valid array.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_set_server(
     server: *const pmix_proc_t,
     info: *mut pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status("PMIx_tool_set_server", crate::lifecycle::require_init)
+    entry::status("PMIx_tool_set_server", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let s = convert::proc_from_c(unsafe { ptr::req(server) }?)?;
+        if c.connected() && s.nspace == c.server.nspace && s.rank == c.server.rank {
+            Ok(())
+        } else {
+            Err(pmix_core::Error::NotFound)
+        }
+    })
 }
 
 /// The handler a C caller registers for forwarded output.
@@ -272,21 +326,17 @@ pub unsafe extern "C" fn PMIx_IOF_push(
     })
 }
 
-/// See PMIx Standard v5, `PMIx_tool_connect_to_server`.
-///
-/// Not available yet: the library cannot be initialized until the client, server and tool
-/// roles exist, so this returns `PMIX_ERR_INIT` as the reference does before initialization.
+/// See PMIx Standard v5, `PMIx_tool_connect_to_server` (deprecated): as
+/// `PMIx_tool_attach_to_server` without the server's identity.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call (none is dereferenced yet).
+/// `proc_` NULL or writable; `(info, ninfo)` a valid array.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_connect_to_server(
     proc_: *mut pmix_proc_t,
     info: *mut pmix_info_t,
     ninfo: usize,
 ) -> pmix_status_t {
-    entry::status(
-        "PMIx_tool_connect_to_server",
-        crate::lifecycle::require_init,
-    )
+    // SAFETY: forwarded contract.
+    unsafe { PMIx_tool_attach_to_server(proc_, core::ptr::null_mut(), info, ninfo) }
 }

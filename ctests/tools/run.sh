@@ -1,0 +1,42 @@
+#!/bin/bash
+# Tool connections across libraries: thost.c (a server with tool support) and tool.c (a tool
+# that finds it by pid through the rendezvous files), in the four arrangements of the
+# reference and our library. The output must be the same in all four, and the server must
+# have removed its rendezvous files when it ends.
+# usage: LIB_DIR=<dir with our libpmix.so.2> ctests/tools/run.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+: "${LIB_DIR:?LIB_DIR must name a directory holding our libpmix.so.2}"
+: "${INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+for p in thost tool; do
+  cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/$p" -lpmix || exit 1
+done
+fail=0
+expected=""
+for combo in ref:ref ours:ref ref:ours ours:ours; do
+  s=${combo%%:*}; t=${combo##*:}
+  slib=; [ "$s" = ours ] && slib=$LIB_DIR
+  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
+  tmp=$(mktemp -d "$work/tmp.XXXXXX")
+  # The server's tmpdir is a directory of its own: the reference removes it at finalize.
+  srv=$tmp/srv; mkdir "$srv"
+  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
+  hpid=$!
+  for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/tool" "$hpid" > "$tmp/tool.out" 2>"$tmp/tool.err"
+  rc=$?
+  kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+  left=$(find "$srv" -name 'pmix.*' 2>/dev/null | wc -l)
+  out=$(cat "$tmp/tool.out")
+  [ -z "$expected" ] && expected=$out
+  if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
+    echo "FAIL tools: server $s, tool $t (rc $rc)"; sed 's/^/  /' "$tmp/tool.out" "$tmp/tool.err"; fail=1
+  elif [ "$s" = ours ] && [ "$left" -ne 0 ]; then
+    echo "FAIL tools: server $s left $left rendezvous file(s)"; fail=1
+  else
+    echo "PASS tools: server $s, tool $t"
+  fi
+done
+echo "$expected" | sed 's/^/  /'
+exit $fail

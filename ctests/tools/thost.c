@@ -1,0 +1,78 @@
+/* A server for tool tests, on the public server API only: tool support (rendezvous files in
+ * $TMPDIR), a tool_connected upcall that gives each tool "thost-tool-<n>" rank 0, and a query
+ * upcall that answers PMIX_QUERY_NAMESPACES. It writes its pid to argv[1] once ready, serves
+ * until SIGTERM (or 30 s), then finalizes and exits 0. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pmix_server.h>
+
+static volatile sig_atomic_t stop;
+static int ntools;
+
+static void on_term(int sig) { (void) sig; stop = 1; }
+
+static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
+                           void *cbdata)
+{
+    pmix_proc_t p;
+    (void) info; (void) ninfo;
+    PMIX_LOAD_PROCID(&p, NULL, 0);
+    snprintf(p.nspace, sizeof(p.nspace), "thost-tool-%d", ++ntools);
+    if (cbfunc) cbfunc(PMIX_SUCCESS, &p, cbdata);
+}
+
+static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
+                           pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    size_t n, k, found = 0;
+    pmix_info_t *res;
+    (void) proct;
+    PMIX_INFO_CREATE(res, nqueries);
+    for (n = 0; n < nqueries; n++) {
+        for (k = 0; NULL != queries[n].keys && NULL != queries[n].keys[k]; k++) {
+            if (0 == strcmp(queries[n].keys[k], PMIX_QUERY_NAMESPACES) && found < nqueries) {
+                PMIX_INFO_LOAD(&res[found], PMIX_QUERY_NAMESPACES, "thost-job", PMIX_STRING);
+                found++;
+            }
+        }
+    }
+    cbfunc(found ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, res, found, cbdata, NULL, NULL);
+    return PMIX_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+    pmix_server_module_t module;
+    pmix_info_t info[5];
+    bool yes = true, no = false;
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    FILE *f;
+    int i;
+    memset(&module, 0, sizeof(module));
+    module.tool_connected = tool_connected;
+    module.query = query;
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_SERVER_TMPDIR, tmp, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[3], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[4], PMIX_SERVER_NSPACE, "thost", PMIX_STRING);
+    setenv("PMIX_MCA_gds", "hash", 1);
+    if (PMIX_SUCCESS != PMIx_server_init(&module, info, 5)) {
+        fprintf(stderr, "thost: server init failed\n");
+        return 1;
+    }
+    signal(SIGTERM, on_term);
+    if (argc > 1 && NULL != (f = fopen(argv[1], "w"))) {
+        fprintf(f, "%d\n", (int) getpid());
+        fclose(f);
+    }
+    for (i = 0; i < 300 && !stop; i++) {
+        usleep(100000);
+    }
+    PMIx_server_finalize();
+    return 0;
+}

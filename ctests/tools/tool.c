@@ -1,0 +1,36 @@
+/* A tool: finds the server by its pid (PMIX_SERVER_PIDINFO, through the rendezvous files in
+ * $TMPDIR), prints the identity the server gave it, the servers it is connected to, and the
+ * answer to a PMIX_QUERY_NAMESPACES query. usage: tool <server pid> */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pmix_tool.h>
+
+int main(int argc, char **argv)
+{
+    pmix_proc_t me, *servers = NULL;
+    size_t nservers = 0, nres = 0, n;
+    pmix_info_t info[2], *res = NULL;
+    pmix_query_t q;
+    pid_t pid = argc > 1 ? atoi(argv[1]) : 0;
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    pmix_status_t rc;
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
+    rc = PMIx_tool_init(&me, info, 2);
+    printf("tool_init: %s\n", PMIx_Error_string(rc));
+    if (PMIX_SUCCESS != rc) return 1;
+    printf("tool id: %.11s rank %u\n", me.nspace, me.rank);
+    rc = PMIx_tool_get_servers(&servers, &nservers);
+    printf("servers: %s %zu %s\n", PMIx_Error_string(rc), nservers, nservers ? servers[0].nspace : "-");
+    PMIX_QUERY_CONSTRUCT(&q);
+    PMIX_ARGV_APPEND(rc, q.keys, PMIX_QUERY_NAMESPACES);
+    rc = PMIx_Query_info(&q, 1, &res, &nres);
+    printf("query: %s\n", PMIx_Error_string(rc));
+    for (n = 0; n < nres; n++) {
+        printf("  %s = %s\n", res[n].key, res[n].value.type == PMIX_STRING ? res[n].value.data.string : "?");
+    }
+    rc = PMIx_tool_finalize();
+    printf("tool_finalize: %s\n", PMIx_Error_string(rc));
+    return 0;
+}
