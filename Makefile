@@ -4,7 +4,8 @@
 #   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/ (DESTDIR= for staging)
 #   make test                 every test: cargo tests, header and ABI checks, C tests,
 #                             client/server sessions, Open MPI, Python and Slurm on our library
-#   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder
+#   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder, 30 s on the server's
+#                             message handling (handshake and every command)
 #   make headers              regenerate include/*.h from the Rust definitions
 
 PREFIX ?= /usr/local
@@ -98,14 +99,18 @@ slurm: stage
 
 test: check-headers check-matrix lint cargo-test abi ctest session tools faults consumers slurm fuzz-smoke
 
-# A short libFuzzer run of the unpack target. cargo-fuzz is installed on first use; it needs
-# nightly flags, which the machine's one (stable) toolchain accepts with RUSTC_BOOTSTRAP=1.
+# Short libFuzzer runs of the unpack target and of the server target (a live server fed
+# arbitrary handshakes and commands; without AddressSanitizer, since the core has no unsafe
+# code). cargo-fuzz is installed on first use; it needs nightly flags, which the machine's
+# one (stable) toolchain accepts with RUSTC_BOOTSTRAP=1.
 # FUZZ_SECONDS=0 skips it.
 FUZZ_SECONDS ?= 30
 fuzz-smoke:
 ifneq ($(FUZZ_SECONDS),0)
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
 	cd fuzz && RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$(TARGET_DIR)/fuzz $(CARGO) fuzz run unpack -- -max_total_time=$(FUZZ_SECONDS)
+	mkdir -p $(TARGET_DIR)/fuzz-server/corpus
+	cd fuzz && RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$(TARGET_DIR)/fuzz-server $(CARGO) fuzz run -s none server $(TARGET_DIR)/fuzz-server/corpus corpus/server -- -max_total_time=$(FUZZ_SECONDS) -dict=server.dict
 endif
 
 demo: stage

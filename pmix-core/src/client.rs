@@ -24,7 +24,7 @@ use crate::progress::{Progress, Reactor};
 use crate::requester::{Reply, Requester};
 use crate::values::{App, Info, Kval, PStr, Pdata, Proc, Query, Value};
 use crate::wire::msg::{Pack, Unpack};
-use crate::wire::{Hello, PeerKind, ServerUri, cmd, handshake};
+use crate::wire::{Hello, PeerKind, ServerUri, cmd};
 use crate::{Error, Result};
 
 /// How long `finalize` waits for the server's answer (the reference's 2 s).
@@ -114,35 +114,18 @@ fn key_is(i: &Info, k: &core::ffi::CStr) -> bool {
     i.key.as_bytes() == k.to_bytes()
 }
 
-fn hostname() -> PStr {
-    if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
-        return PStr::from(h);
-    }
-    let h = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let h = h.trim();
-    PStr::from(h.split('.').next().unwrap_or(h))
-}
-
 /// Connects and performs the client handshake; returns the socket.
 fn handshake(env: &ClientEnv) -> Result<TcpStream> {
     let mut s =
         TcpStream::connect_timeout(&env.uri.addr, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
     s.set_read_timeout(Some(HANDSHAKE_WAIT)).ok();
     s.set_nodelay(true).ok();
-    let (uid, gid) = crate::wire::own_ids();
-    let hello = Hello {
-        psec: "native".into(),
-        cred: handshake::native_cred(uid, gid),
-        kind: PeerKind::SimpleClient,
-        uid,
-        gid,
-        id: Some(env.me.clone()),
-        version: crate::wire::VERSION.into(),
-        bfrops: "v41".into(),
-        buffer_type: env.mode,
-        gds: "hash".into(),
-        info: Vec::new(),
-    };
+    let hello = Hello::ours(
+        PeerKind::SimpleClient,
+        Some(env.me.clone()),
+        env.mode,
+        Vec::new(),
+    );
     s.write_all(&hello.encode()).map_err(|_| Error::Unreach)?;
     let mut st = [0u8; 4];
     s.read_exact(&mut st).map_err(|_| Error::Unreach)?;
@@ -244,7 +227,7 @@ impl Client {
 
     /// A process without a server: it knows only itself.
     fn singleton() -> Client {
-        let host = hostname();
+        let host = crate::server::local_hostname();
         let me = Proc::new(format!("singleton.{}.{}", host, std::process::id()), 0);
         let mut store = ClientStore::new(me.clone());
         let kv = |k: &core::ffi::CStr, v: Value| Kval {

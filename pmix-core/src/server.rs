@@ -660,6 +660,10 @@ impl Shared {
     }
 
     fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message) {
+        // A connection closed for a bad request may still have messages queued: drop them.
+        if !r.is_open(id) {
+            return;
+        }
         let Some(peer) = self.state.lock().peers.get(&id).cloned() else {
             return;
         };
@@ -1749,7 +1753,9 @@ impl Shared {
             st.dead.insert(peer.proc.clone());
             st.collectives
                 .iter()
-                .filter(|(_, c)| c.expected.contains(&peer.proc))
+                .filter(|(_, c)| {
+                    c.expected.contains(&peer.proc) || c.arrived.iter().any(|a| a.0 == id)
+                })
                 .map(|(k, _)| k.clone())
                 .collect()
         };

@@ -13,7 +13,7 @@ use crate::client::{Client, ClientEnv};
 use crate::codec::BufferType;
 use crate::rendezvous;
 use crate::values::{Info, PStr, Proc, Value};
-use crate::wire::{Hello, PeerKind, ServerUri, ToolReply, handshake};
+use crate::wire::{Hello, PeerKind, ServerUri, ToolReply};
 use crate::{Error, Result};
 
 const HANDSHAKE_WAIT: Duration = Duration::from_secs(30);
@@ -172,20 +172,7 @@ pub fn connect(
     let mut s =
         TcpStream::connect_timeout(&uri.addr, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
     s.set_read_timeout(Some(HANDSHAKE_WAIT)).ok();
-    let (uid, gid) = crate::wire::own_ids();
-    let hello = Hello {
-        psec: "native".into(),
-        cred: handshake::native_cred(uid, gid),
-        kind,
-        uid,
-        gid,
-        id: id.clone(),
-        version: crate::wire::VERSION.into(),
-        bfrops: "v41".into(),
-        buffer_type: mode,
-        gds: "hash".into(),
-        info: blob,
-    };
+    let hello = Hello::ours(kind, id.clone(), mode, blob);
     s.write_all(&hello.encode()).map_err(|_| Error::Unreach)?;
     let mut st = [0u8; 4];
     s.read_exact(&mut st).map_err(|_| Error::Unreach)?;

@@ -115,6 +115,26 @@ fn put_str(v: &mut Vec<u8>, s: &[u8]) {
 }
 
 impl Hello {
+    /// What this process sends: native security with its own effective uid and gid, the
+    /// "v41" format in `mode`, and gds "hash" (protocol notes 6.5: a 4.2 server then sends
+    /// everything in the REQ reply).
+    pub fn ours(kind: PeerKind, id: Option<Proc>, mode: BufferType, info: Vec<Info>) -> Hello {
+        let (uid, gid) = crate::wire::own_ids();
+        Hello {
+            psec: "native".into(),
+            cred: native_cred(uid, gid),
+            kind,
+            uid,
+            gid,
+            id,
+            version: crate::wire::VERSION.into(),
+            bfrops: "v41".into(),
+            buffer_type: mode,
+            gds: "hash".into(),
+            info,
+        }
+    }
+
     /// The message bytes: the 16-byte header (length in host order) and the body. No
     /// trailing zero byte (4.2.3 and later do not send one; every version accepts its
     /// absence).
