@@ -531,12 +531,15 @@ pmix_status_t PMIx_Group_construct_nb(const char *grp,
                                       void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Group_invite`.
+ See PMIx Standard v5, `PMIx_Group_invite`: the leader invites `procs`
+ (`PMIX_GROUP_INVITED` events), waits for their answers (`PMIX_TIMEOUT` bounds the wait)
+ and completes the group with those who accepted (`PMIX_GROUP_CONSTRUCT_COMPLETE`, with
+ `PMIX_GROUP_MEMBERSHIP`, which is also the result).
 
- NOT IMPLEMENTED: invitations travel as events in 4.2; returns `PMIX_ERR_NOT_SUPPORTED`.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `grp` a C string; the arrays valid; `results`, `nresult` NULL or writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_invite(const char *grp,
@@ -548,12 +551,11 @@ pmix_status_t PMIx_Group_invite(const char *grp,
                                 size_t *nresult);
 
 /*
- See PMIx Standard v5, `PMIx_Group_invite_nb`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Group_invite_nb`: as `PMIx_Group_invite`, answered through
+ `cbfunc`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Group_invite`; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_invite_nb(const char *grp,
@@ -565,12 +567,15 @@ pmix_status_t PMIx_Group_invite_nb(const char *grp,
                                    void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Group_join`.
+ See PMIx Standard v5, `PMIx_Group_join`: answers `leader`'s invitation
+ (`PMIX_GROUP_ACCEPT` or `PMIX_GROUP_DECLINE`); when accepting, waits for the group to be
+ complete and returns its membership.
 
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `grp` a C string; `leader` valid; `(info, ninfo)` valid; `results`, `nresult` NULL or
+ writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_join(const char *grp,
@@ -582,12 +587,11 @@ pmix_status_t PMIx_Group_join(const char *grp,
                               size_t *nresult);
 
 /*
- See PMIx Standard v5, `PMIx_Group_join_nb`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Group_join_nb`: as `PMIx_Group_join`, answered through
+ `cbfunc` (which may be NULL: the usual call from inside the `PMIX_GROUP_INVITED` handler).
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Group_join`; `cbfunc` NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Group_join_nb(const char *grp,

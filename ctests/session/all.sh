@@ -3,7 +3,7 @@
 # 1 and 2): the reference alone (the scenarios' own check), our server with reference
 # clients, reference server with our clients, ours alone (programs built against the
 # reference headers, then rebuilt against ours), one job mixing ranks of both libraries under
-# each server, and ours alone with the clients under valgrind.
+# each server, ours alone with the clients under valgrind, and OpenPMIx's example clients.
 # usage: STAGE=<our install prefix> ctests/session/all.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,4 +26,7 @@ check "our headers and library throughout"   INC="$STAGE/include" LINK_DIR="$our
 check "reference server, ranks mixed (even ours, odd reference)" N=4 HOST_LIB= CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, ranks mixed (even ours, odd reference)"       N=4 HOST_LIB="$ours" CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, our clients under valgrind" VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"
+echo "== OpenPMIx example clients, every arrangement"
+LIB_DIR="$ours" bash "$here/examples.sh" >"$tmp" 2>&1 || { echo "FAIL session: examples"; fail=1; }
+sed 's/^/  /' "$tmp"
 exit $fail

@@ -1046,6 +1046,210 @@ impl Client {
         })
     }
 
+    /// A blocking `group_nb`.
+    fn group_wait(
+        &self,
+        construct: bool,
+        grp: &[u8],
+        procs: &[Proc],
+        info: &[Info],
+    ) -> Result<Vec<Info>> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.group_nb(
+            construct,
+            grp,
+            procs,
+            info,
+            Box::new(move |r| {
+                let _ = tx.send(r);
+            }),
+        )?;
+        rx.recv().map_err(|_| Error::Unreach)?
+    }
+
+    /// Registers a temporary handler for `codes` whose events carry `PMIX_GROUP_ID = grp`;
+    /// they arrive on the returned channel. The caller deregisters with the returned id.
+    fn group_events(
+        &self,
+        codes: &[pmix_status_t],
+        grp: &[u8],
+    ) -> Result<(usize, crossbeam_channel::Receiver<Event>)> {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let want = grp.to_vec();
+        let id = self.events.register(
+            codes,
+            &[],
+            Arc::new(move |_, ev: &Event, _, next: crate::events::Next| {
+                let ours = ev.info.iter().any(|i| {
+                    key_is(i, PMIX_GROUP_ID)
+                        && i.value.as_str().is_some_and(|g| g.as_bytes() == want)
+                });
+                if ours {
+                    let _ = tx.send(ev.clone());
+                }
+                // The application may have its own handlers for these events.
+                next.call(PMIX_SUCCESS, Vec::new());
+            }),
+        );
+        if !self.is_singleton() {
+            self.register_events_nb(codes, &[], Box::new(|_| {}))?;
+        }
+        Ok((id, rx))
+    }
+
+    fn drop_group_events(&self, id: usize, codes: &[pmix_status_t]) {
+        self.events.deregister(id);
+        let _ = self.deregister_events(codes);
+    }
+
+    /// An event for the processes of `to` only.
+    fn notify_procs(&self, code: pmix_status_t, to: &[Proc], mut info: Vec<Info>) -> Result<()> {
+        info.push(Info::new(
+            PMIX_EVENT_CUSTOM_RANGE.to_bytes(),
+            Value::DataArray(Box::new(crate::values::DataArray {
+                ty: PMIX_PROC,
+                items: to.iter().cloned().map(Value::Proc).collect(),
+            })),
+        ));
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.status_request_nb(
+            self.notify_payload(code, PMIX_RANGE_CUSTOM, &info),
+            Box::new(move |r| {
+                let _ = tx.send(r);
+            }),
+        )?;
+        rx.recv().map_err(|_| Error::Unreach)?
+    }
+
+    /// `PMIx_Group_invite` (the leader): invites `procs` with a `PMIX_GROUP_INVITED` event,
+    /// waits until each answers (`PMIX_GROUP_INVITE_ACCEPTED`/`DECLINED`, through
+    /// `PMIx_Group_join`) or `PMIX_TIMEOUT` passes, sends the members the membership
+    /// (`PMIX_GROUP_MEMBERSHIP_UPDATE`), constructs the group with them (an ordinary group
+    /// construct, so any server knows the group), then tells them it is complete
+    /// (`PMIX_GROUP_CONSTRUCT_COMPLETE` with `PMIX_GROUP_MEMBERSHIP`). Returns the construct's
+    /// results and the membership. Blocking; refused on the progress and event threads.
+    pub fn group_invite(&self, grp: &[u8], procs: &[Proc], info: &[Info]) -> Result<Vec<Info>> {
+        if crate::progress::on_progress_thread() || crate::events::on_event_thread() {
+            return Err(Error::WouldBlock);
+        }
+        let codes = [PMIX_GROUP_INVITE_ACCEPTED, PMIX_GROUP_INVITE_DECLINED];
+        let (hid, rx) = self.group_events(&codes, grp)?;
+        let gid = Info::new(
+            PMIX_GROUP_ID.to_bytes(),
+            Value::String(Some(PStr::from(grp))),
+        );
+        let result = (|| {
+            let mut leader = vec![gid.clone()];
+            leader.push(Info::new(
+                PMIX_GROUP_LEADER.to_bytes(),
+                Value::Proc(self.me.clone()),
+            ));
+            // The leader may name itself among the procs; it is a member without asking.
+            let invited: Vec<Proc> = procs.iter().filter(|p| **p != self.me).cloned().collect();
+            self.notify_procs(PMIX_GROUP_INVITED, &invited, leader)?;
+            let deadline = Self::timeout_of(info).map(|t| std::time::Instant::now() + t);
+            let mut pending: Vec<Proc> = invited;
+            let mut members = vec![self.me.clone()];
+            while !pending.is_empty() {
+                let ev = match deadline {
+                    Some(d) => rx.recv_deadline(d).map_err(|_| Error::Timeout)?,
+                    None => rx.recv().map_err(|_| Error::Unreach)?,
+                };
+                if let Some(pos) = pending.iter().position(|p| *p == ev.source) {
+                    let p = pending.remove(pos);
+                    if ev.code == PMIX_GROUP_INVITE_ACCEPTED {
+                        members.push(p);
+                    }
+                }
+            }
+            let membership = Info::new(
+                PMIX_GROUP_MEMBERSHIP.to_bytes(),
+                Value::DataArray(Box::new(crate::values::DataArray {
+                    ty: PMIX_PROC,
+                    items: members.iter().cloned().map(Value::Proc).collect(),
+                })),
+            );
+            // The members now construct the group for real, so that every server (ours or
+            // the reference) knows it: first they learn who is in it, then all construct,
+            // then the application-visible completion event goes out.
+            self.notify_procs(
+                PMIX_GROUP_MEMBERSHIP_UPDATE,
+                &members[1..],
+                vec![gid.clone(), membership.clone()],
+            )?;
+            let mut out = self.group_wait(true, grp, &members, &[])?;
+            self.notify_procs(
+                PMIX_GROUP_CONSTRUCT_COMPLETE,
+                &members[1..],
+                vec![gid.clone(), membership.clone()],
+            )?;
+            out.push(membership);
+            Ok(out)
+        })();
+        self.drop_group_events(hid, &codes);
+        result
+    }
+
+    /// `PMIx_Group_join` (an invited process): answers the `leader`'s invitation and, when
+    /// accepting, waits for the membership (`PMIX_TIMEOUT` bounds the wait) and constructs
+    /// the group with the other members; returns the construct's results and the membership.
+    pub fn group_join(
+        &self,
+        grp: &[u8],
+        leader: &Proc,
+        accept: bool,
+        info: &[Info],
+    ) -> Result<Vec<Info>> {
+        if crate::progress::on_progress_thread() || crate::events::on_event_thread() {
+            return Err(Error::WouldBlock);
+        }
+        let codes = [PMIX_GROUP_MEMBERSHIP_UPDATE];
+        let (hid, rx) = self.group_events(&codes, grp)?;
+        let gid = Info::new(
+            PMIX_GROUP_ID.to_bytes(),
+            Value::String(Some(PStr::from(grp))),
+        );
+        let result = (|| {
+            let code = if accept {
+                PMIX_GROUP_INVITE_ACCEPTED
+            } else {
+                PMIX_GROUP_INVITE_DECLINED
+            };
+            self.notify_procs(code, std::slice::from_ref(leader), vec![gid])?;
+            if !accept {
+                return Ok(Vec::new());
+            }
+            let ev = match Self::timeout_of(info) {
+                Some(t) => rx.recv_timeout(t).map_err(|_| Error::Timeout)?,
+                None => rx.recv().map_err(|_| Error::Unreach)?,
+            };
+            let membership: Vec<Info> = ev
+                .info
+                .into_iter()
+                .filter(|i| key_is(i, PMIX_GROUP_MEMBERSHIP))
+                .collect();
+            let members: Vec<Proc> = membership
+                .iter()
+                .flat_map(|i| match &i.value {
+                    Value::DataArray(d) => d
+                        .items
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Proc(p) => Some(p.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let mut out = self.group_wait(true, grp, &members, &[])?;
+            out.extend(membership);
+            Ok(out)
+        })();
+        self.drop_group_events(hid, &codes);
+        result
+    }
+
     pub fn group_leave_nb(&self, grp: &[u8], info: &[Info], done: Done<()>) -> Result<()> {
         let mut p = Pack::cmd(self.mode, cmd::GROUP_LEAVE);
         p.string(Some(grp)).infos(info);

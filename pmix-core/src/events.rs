@@ -233,6 +233,16 @@ enum PumpJob {
     Run(Box<dyn FnOnce() + Send>),
 }
 
+thread_local! {
+    static ON_EVENT_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the calling thread runs event handlers (a wait for another event there would
+/// wait for itself).
+pub fn on_event_thread() -> bool {
+    ON_EVENT_THREAD.with(std::cell::Cell::get)
+}
+
 impl Pump {
     /// Starts the thread for `registry`; it ends when the last `Pump` clone is dropped.
     pub fn start(registry: Arc<Registry>) -> Pump {
@@ -241,6 +251,7 @@ impl Pump {
         let _ = std::thread::Builder::new()
             .name("pmix-events".into())
             .spawn(move || {
+                ON_EVENT_THREAD.with(|c| c.set(true));
                 for job in rx {
                     match job {
                         PumpJob::Event(ev) => registry.deliver(ev, None),

@@ -1159,7 +1159,19 @@ impl Shared {
     fn local_participants(st: &State, procs: &[Proc]) -> (BTreeSet<Proc>, bool) {
         let mut local = BTreeSet::new();
         let mut all_local = true;
-        for p in procs {
+        // A group's name stands for its members (`{grp, WILDCARD}` in a fence).
+        let expanded: Vec<Proc> = procs
+            .iter()
+            .flat_map(|p| match st.groups.get(p.nspace.as_bytes()) {
+                Some(members)
+                    if p.rank == PMIX_RANK_WILDCARD && !st.jobs.contains_key(&p.nspace) =>
+                {
+                    members.clone()
+                }
+                _ => vec![p.clone()],
+            })
+            .collect();
+        for p in &expanded {
             if p.rank == PMIX_RANK_WILDCARD {
                 let mine: Vec<Proc> = st
                     .clients

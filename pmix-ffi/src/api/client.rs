@@ -1071,12 +1071,31 @@ pub unsafe extern "C" fn PMIx_Group_construct_nb(
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_invite`.
+/// Runs a blocking group step on a thread of its own and reports through an info callback
+/// (the `_nb` forms may be called from inside an event handler, where waiting is impossible).
+fn group_in_thread(
+    export: &'static str,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+    work: impl FnOnce() -> Result<Vec<Info>> + Send + 'static,
+) -> Result<()> {
+    let cb = callback::info(export, cbfunc, cbdata);
+    std::thread::Builder::new()
+        .name("pmix-group".into())
+        .spawn(move || cb(work().map(|i| (PMIX_SUCCESS, i))))
+        .map_err(|_| Error::NoMem)?;
+    Ok(())
+}
+
+/// See PMIx Standard v5, `PMIx_Group_invite`: the leader invites `procs`
+/// (`PMIX_GROUP_INVITED` events), waits for their answers (`PMIX_TIMEOUT` bounds the wait)
+/// and completes the group with those who accepted (`PMIX_GROUP_CONSTRUCT_COMPLETE`, with
+/// `PMIX_GROUP_MEMBERSHIP`, which is also the result).
 ///
-/// NOT IMPLEMENTED: invitations travel as events in 4.2; returns `PMIX_ERR_NOT_SUPPORTED`.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call.
+/// `grp` a C string; the arrays valid; `results`, `nresult` NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_invite(
     grp: *const c_char,
@@ -1088,17 +1107,31 @@ pub unsafe extern "C" fn PMIx_Group_invite(
     nresult: *mut usize,
 ) -> pmix_status_t {
     entry::status("PMIx_Group_invite", || {
-        lifecycle::client()?;
-        Err(Error::NotSupported)
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, p, i) = unsafe {
+            (
+                grp_name(grp)?,
+                self::procs(procs, nprocs)?,
+                infos(info, ninfo)?,
+            )
+        };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        unsafe { callback::clear_results(results, nresult) };
+        let out = c.group_invite(&g, &p, &i)?;
+        // SAFETY: per this function's contract.
+        unsafe { callback::put_results(&out, results, nresult) }
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_invite_nb`.
-///
-/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+/// See PMIx Standard v5, `PMIx_Group_invite_nb`: as `PMIx_Group_invite`, answered through
+/// `cbfunc`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call.
+/// As for `PMIx_Group_invite`; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_invite_nb(
     grp: *const c_char,
@@ -1110,17 +1143,33 @@ pub unsafe extern "C" fn PMIx_Group_invite_nb(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_Group_invite_nb", || {
-        lifecycle::client()?;
-        Err(Error::NotSupported)
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, p, i) = unsafe {
+            (
+                grp_name(grp)?,
+                self::procs(procs, nprocs)?,
+                infos(info, ninfo)?,
+            )
+        };
+        if p.is_empty() {
+            return Err(Error::BadParam);
+        }
+        group_in_thread("PMIx_Group_invite_nb", cbfunc, cbdata, move || {
+            c.group_invite(&g, &p, &i)
+        })
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_join`.
+/// See PMIx Standard v5, `PMIx_Group_join`: answers `leader`'s invitation
+/// (`PMIX_GROUP_ACCEPT` or `PMIX_GROUP_DECLINE`); when accepting, waits for the group to be
+/// complete and returns its membership.
 ///
-/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+/// Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call.
+/// `grp` a C string; `leader` valid; `(info, ninfo)` valid; `results`, `nresult` NULL or
+/// writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_join(
     grp: *const c_char,
@@ -1132,17 +1181,28 @@ pub unsafe extern "C" fn PMIx_Group_join(
     nresult: *mut usize,
 ) -> pmix_status_t {
     entry::status("PMIx_Group_join", || {
-        lifecycle::client()?;
-        Err(Error::NotSupported)
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, l, i) = unsafe {
+            (
+                grp_name(grp)?,
+                convert::proc_from_c(ptr::req(leader)?)?,
+                infos(info, ninfo)?,
+            )
+        };
+        // SAFETY: per this function's contract.
+        unsafe { callback::clear_results(results, nresult) };
+        let out = c.group_join(&g, &l, opt == PMIX_GROUP_ACCEPT, &i)?;
+        // SAFETY: per this function's contract.
+        unsafe { callback::put_results(&out, results, nresult) }
     })
 }
 
-/// See PMIx Standard v5, `PMIx_Group_join_nb`.
-///
-/// NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+/// See PMIx Standard v5, `PMIx_Group_join_nb`: as `PMIx_Group_join`, answered through
+/// `cbfunc` (which may be NULL: the usual call from inside the `PMIX_GROUP_INVITED` handler).
 ///
 /// # Safety
-/// Pointer arguments are NULL or valid for the call.
+/// As for `PMIx_Group_join`; `cbfunc` NULL or called once with `cbdata`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Group_join_nb(
     grp: *const c_char,
@@ -1154,8 +1214,19 @@ pub unsafe extern "C" fn PMIx_Group_join_nb(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_Group_join_nb", || {
-        lifecycle::client()?;
-        Err(Error::NotSupported)
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (g, l, i) = unsafe {
+            (
+                grp_name(grp)?,
+                convert::proc_from_c(ptr::req(leader)?)?,
+                infos(info, ninfo)?,
+            )
+        };
+        let accept = opt == PMIX_GROUP_ACCEPT;
+        group_in_thread("PMIx_Group_join_nb", cbfunc, cbdata, move || {
+            c.group_join(&g, &l, accept, &i)
+        })
     })
 }
 
@@ -1387,16 +1458,20 @@ pub unsafe extern "C" fn PMIx_Deregister_event_handler(
 ) -> pmix_status_t {
     entry::status("PMIx_Deregister_event_handler", || {
         if let Ok(s) = lifecycle::server() {
-            if !s.events.deregister(evhdlr_ref) {
-                return Err(Error::BadParam);
+            s.events.deregister(evhdlr_ref);
+            if cbfunc.is_some() {
+                let cb = callback::op("PMIx_Deregister_event_handler", cbfunc, cbdata);
+                s.post(move || cb(Ok(())))?;
             }
-            callback::op("PMIx_Deregister_event_handler", cbfunc, cbdata)(Ok(()));
             return Ok(());
         }
         let c = lifecycle::client()?;
-        let codes = c.events.codes_of(evhdlr_ref).ok_or(Error::BadParam)?;
-        c.events.deregister(evhdlr_ref);
-        c.deregister_events(&codes)?;
+        // An id that names no handler is not an error: the reference completes it with
+        // success (Open MPI's and OpenPMIx's examples deregister ids they never got).
+        if let Some(codes) = c.events.codes_of(evhdlr_ref) {
+            c.events.deregister(evhdlr_ref);
+            c.deregister_events(&codes)?;
+        }
         if cbfunc.is_some() {
             let cb = callback::op("PMIx_Deregister_event_handler", cbfunc, cbdata);
             c.post(move || cb(Ok(())))?;
