@@ -1,7 +1,7 @@
 # Build, install and test libpmix.so.2 (see README.md).
 #
 #   make                      build the library (release)
-#   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/ (DESTDIR= for staging)
+#   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/, bin/pmixrun (DESTDIR= for staging)
 #   make test                 every test: cargo tests, header and ABI checks, C tests,
 #                             client/server sessions, Open MPI, Python and Slurm on our library
 #   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder, 30 s on the server's
@@ -25,7 +25,7 @@ HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix
 all: lib
 
 lib:
-	$(CARGO) build --release -p pmix-ffi
+	$(CARGO) build --release -p pmix-ffi -p pmixrun
 
 headers:
 	$(CARGO) run -q -p xtask -- headers
@@ -44,7 +44,8 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(LIBDIR)/pmixrun $(DESTDIR)$(PREFIX)/bin/pmixrun
 	install -m 755 $(LIBDIR)/libpmix.so $(DESTDIR)$(PREFIX)/lib/libpmix.so.$(VERSION)
 	ln -sf libpmix.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmix.so.2
 	ln -sf libpmix.so.2 $(DESTDIR)$(PREFIX)/lib/libpmix.so

@@ -1,0 +1,311 @@
+//! pmixrun: a one-machine launcher. It hosts our PMIx server (`pmix-core`, no C API in
+//! between), registers a job with the information the standard reserves, forks its
+//! processes with the environment `setup_fork` gives, answers their requests (fence,
+//! publish/lookup, spawn, query, job control, ...), forwards their output and returns the
+//! job's exit status.
+//!
+//! Modules: `cli` (command line), `job` (jobs and their registration), `run` (state and
+//! launcher), `host` (the server upcalls), `iof` (output and input forwarding), `sys` (the
+//! only `unsafe` code: fork/exec, signals, waitpid).
+#![deny(unsafe_code)]
+
+mod cli;
+mod host;
+mod iof;
+mod job;
+mod run;
+mod sys;
+
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock, mpsc};
+use std::time::{Duration, Instant};
+
+use pmix_core::server::{ServerConfig, local_hostname};
+use pmix_core::values::{PStr, Proc};
+
+use crate::cli::BindTo;
+use crate::iof::{Iof, IofOptions};
+use crate::job::{AppSpec, NodeFacts};
+use crate::run::{Cmd, Core, Run, Setup};
+
+/// The signals the signal thread turns into [`Cmd::Signal`].
+const SIGNALS: [i32; 6] = [
+    libc::SIGCHLD,
+    libc::SIGINT,
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+];
+
+/// From SIGTERM to SIGKILL when pmixrun terminates processes.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// How long the output of ended processes may take to drain.
+const DRAIN: Duration = Duration::from_secs(5);
+
+fn main() {
+    std::process::exit(pmixrun());
+}
+
+fn pmixrun() -> i32 {
+    let cmd = cli::parse(std::env::args_os().collect());
+    sys::ensure_std_fds();
+    let here = match std::env::current_dir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("pmixrun: cannot read the current directory: {e}");
+            return 1;
+        }
+    };
+    let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+
+    // The applications, with every program found before anything starts.
+    let mut apps = Vec::new();
+    for a in &cmd.apps {
+        let mut app_env = Vec::new();
+        for x in &a.opts.env {
+            match x.split_once('=') {
+                Some((k, v)) => app_env.push((OsString::from(k), OsString::from(v))),
+                None => match std::env::var_os(x) {
+                    Some(v) => app_env.push((OsString::from(x), v)),
+                    None => eprintln!("pmixrun: warning: -x {x}: {x} is not set; ignored"),
+                },
+            }
+        }
+        let cwd = a.opts.wdir.as_ref().map(|w| here.join(w));
+        if let Some(w) = &cwd
+            && !w.is_dir()
+        {
+            eprintln!("pmixrun: working directory {} does not exist", w.display());
+            return 1;
+        }
+        let path = run::env_lookup(&app_env, "PATH").or_else(|| run::env_lookup(&env, "PATH"));
+        let exe = match run::resolve(&a.cmd[0], cwd.as_deref().unwrap_or(&here), path) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("pmixrun: {e}");
+                return e.status();
+            }
+        };
+        apps.push(AppSpec {
+            exe,
+            argv: a.cmd.clone(),
+            env: app_env,
+            cwd,
+            np: a.opts.np,
+        });
+    }
+
+    // Before any thread starts: every thread inherits the mask, and only the signal thread
+    // takes these signals (with sigwait).
+    sys::become_subreaper();
+    if let Err(e) = sys::block_signals(&SIGNALS) {
+        eprintln!("pmixrun: cannot block signals: {e}");
+        return 1;
+    }
+
+    let pid = std::process::id();
+    let uid = sys::uid();
+    let tmp = std::env::var_os("TMPDIR")
+        .filter(|t| !t.is_empty())
+        .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    let session_dir = tmp.join(format!("pmixrun.{uid}.{pid}"));
+    if let Err(e) = std::fs::create_dir_all(&session_dir).and_then(|()| {
+        std::fs::set_permissions(&session_dir, std::fs::Permissions::from_mode(0o700))
+    }) {
+        eprintln!(
+            "pmixrun: cannot create the session directory {}: {e}",
+            session_dir.display()
+        );
+        return 1;
+    }
+    let status = session(cmd.cli, apps, env, session_dir.clone(), tmp);
+    let _ = std::fs::remove_dir_all(&session_dir);
+    status
+}
+
+fn session(
+    cli: cli::Cli,
+    apps: Vec<AppSpec>,
+    env: Vec<(OsString, OsString)>,
+    session_dir: PathBuf,
+    tmp: PathBuf,
+) -> i32 {
+    let pid = std::process::id();
+    let hostname = local_hostname();
+    // Not "pmix...": programs build keys from their namespace (the OpenPMIx examples put
+    // "<nspace>-<rank>-local"), and both libraries reserve keys starting with "pmix".
+    let base = format!("run.{pid}");
+    let cores = match cli.bind_to {
+        BindTo::Core => {
+            let c = Core::all();
+            if c.is_none() {
+                eprintln!("pmixrun: warning: no cores found in the topology; not binding");
+            }
+            c
+        }
+        BindTo::None => None,
+    };
+    let slots = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let setup = Setup {
+        node: NodeFacts {
+            hostname: hostname.clone(),
+            session_id: pid,
+            slots,
+            tmpdir: session_dir.clone(),
+            bind_to: if cores.is_some() { "core" } else { "none" },
+        },
+        base: base.clone(),
+        session_dir: session_dir.clone(),
+        stdin: cli.stdin,
+        cores,
+        grace: GRACE,
+        uid: sys::uid(),
+        gid: sys::gid(),
+        env,
+    };
+    let server_cell = Arc::new(OnceLock::new());
+    let iof = Arc::new(Iof::new(
+        IofOptions {
+            tag: cli.tag_output,
+            timestamp: cli.timestamp_output,
+            merge: cli.merge_stderr_to_stdout,
+            dir: cli.output_filename.clone(),
+        },
+        server_cell.clone(),
+    ));
+    let (tx, rx) = mpsc::channel();
+    let run = Arc::new(Run::new(setup, iof, server_cell.clone(), tx.clone()));
+    let cfg = ServerConfig {
+        id: Proc::new(base, 0),
+        tmpdir: PStr::from(session_dir.as_os_str().as_encoded_bytes()),
+        system_tmpdir: PStr::from(tmp.as_os_str().as_encoded_bytes()),
+        hostname,
+        port: 0,
+        check_peer_uid: true,
+        // pmix.<host>.tool.<pid> and .<nspace> in the session directory, for tools.
+        tool_support: true,
+        ..ServerConfig::default()
+    };
+    let server = match pmix_core::server::start(Arc::new(host::PmixrunHost::new(run.clone())), cfg)
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pmixrun: cannot start the PMIx server: {e}");
+            return 1;
+        }
+    };
+    let _ = server_cell.set(server.clone());
+    if let Some(dest) = &cli.report_uri {
+        let line = format!("{}\n", server.uri.to_uri());
+        let written = match dest.as_str() {
+            "-" => std::io::stdout().lock().write_all(line.as_bytes()),
+            "+" => std::io::stderr().lock().write_all(line.as_bytes()),
+            path => std::fs::write(path, line.as_bytes()),
+        };
+        if let Err(e) = written {
+            eprintln!("pmixrun: cannot write the URI to {dest}: {e}");
+        }
+    }
+    let _ = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            while let Ok(s) = sys::wait_signal(&SIGNALS) {
+                if tx.send(Cmd::Signal(s)).is_err() {
+                    break;
+                }
+            }
+        });
+
+    // The command line's job. A failure has been reported and what started is being
+    // terminated; the loop reaps it.
+    if let Err(e) = run.launch(apps, None, true) {
+        let mut st = run.lock();
+        st.first_failure.get_or_insert(1);
+        st.stopping = true;
+        drop(st);
+        if !matches!(e, pmix_core::Error::Status(_)) {
+            eprintln!("pmixrun: cannot launch the job: {e}");
+        }
+    }
+    let deadline = cli.timeout.map(|t| Instant::now() + Duration::from_secs(t));
+    main_loop(&run, &rx, deadline, cli.timeout.unwrap_or(0));
+
+    // The end: nothing the job started survives, its output is drained, the waiting
+    // requests get their answer, the server stops.
+    run.kill_leftovers();
+    if !run.iof.wait_idle(DRAIN) {
+        eprintln!("pmixrun: warning: some output was still open {DRAIN:?} after the job ended");
+    }
+    run.flush_lookups();
+    while let Ok(c) = rx.try_recv() {
+        if let Cmd::Spawn { done, .. } = c {
+            done(Err(pmix_core::Error::Status(
+                pmix_sys::PMIX_ERR_JOB_CANCELED,
+            )));
+        }
+    }
+    run.shutdown_server();
+    run.exit_status()
+}
+
+fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>, timeout: u64) {
+    loop {
+        run.reap();
+        let now = Instant::now();
+        run.escalate(now);
+        run.expire_lookups(now);
+        if let Some(d) = deadline
+            && now >= d
+            && !run.lock().timed_out
+        {
+            run.lock().timed_out = true;
+            eprintln!("pmixrun: the job ran longer than --timeout {timeout} s; terminating it");
+            run.terminate_all();
+        }
+        if !run.busy() {
+            break;
+        }
+        let mut wait = Duration::from_millis(500);
+        for d in run.next_deadline().into_iter().chain(deadline) {
+            wait = wait.min(d.saturating_duration_since(now));
+        }
+        match rx.recv_timeout(wait) {
+            Ok(Cmd::Signal(s)) => on_signal(run, s),
+            Ok(Cmd::Spawn {
+                requester,
+                apps,
+                done,
+            }) => run.spawn(requester, apps, done),
+            Err(_) => {}
+        }
+    }
+}
+
+fn on_signal(run: &Run, sig: i32) {
+    match sig {
+        libc::SIGCHLD => {}
+        libc::SIGUSR1 | libc::SIGUSR2 => run.forward_signal(sig, false),
+        _ => {
+            let count = {
+                let mut st = run.lock();
+                st.stopping = true;
+                st.interrupted.get_or_insert(sig);
+                st.interrupts += 1;
+                st.interrupts
+            };
+            let name = sys::signal_name(sig);
+            if count == 1 {
+                eprintln!("pmixrun: received {name}; forwarding it to the job");
+                run.forward_signal(sig, true);
+            } else {
+                eprintln!("pmixrun: received {name} again; killing the job");
+                run.forward_signal(libc::SIGKILL, true);
+            }
+        }
+    }
+}

@@ -1,0 +1,1075 @@
+//! The state of a pmixrun session and the launcher: creating jobs, registering them,
+//! forking their processes, reaping them, terminating them, and reporting their end.
+//!
+//! Threads. The main thread runs [`Run::main_loop`]: it alone forks (so that the children's
+//! `PR_SET_PDEATHSIG`, tied to the forking thread, lasts as long as pmixrun) and reaps. The
+//! server's progress thread runs the upcalls of `host.rs`, which read and change the state
+//! under [`Run::state`] and hand work that forks (spawn) to the main thread as a [`Cmd`].
+//! A signal thread turns SIGCHLD, SIGINT, SIGTERM, ... into [`Cmd::Signal`]s. Locks: only
+//! `state`; it may be held while calling the server (the server never calls the host with
+//! a lock of its own held), never while calling a `Done`.
+
+use std::collections::HashMap;
+use std::ffi::{CString, OsStr, OsString};
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+use pmix_core::events::Event;
+use pmix_core::host::Done;
+use pmix_core::server::Server;
+use pmix_core::values::{Cpuset, Info, PStr, Pdata, Proc, Value};
+use pmix_core::{App, Error};
+use pmix_sys::*;
+
+use crate::cli::StdinTarget;
+use crate::iof::{self, Iof};
+use crate::job::{self, AppSpec, Job, NodeFacts, ProcRec, ProcState, info};
+use crate::sys::{self, Exit, Pid};
+
+/// Work for the main thread.
+pub enum Cmd {
+    /// A spawn request from a client or tool.
+    Spawn {
+        requester: Proc,
+        apps: Vec<AppSpec>,
+        done: Done<Vec<u8>>,
+    },
+    /// A signal pmixrun received.
+    Signal(i32),
+}
+
+/// A datum published with `PMIx_Publish`.
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub key: PStr,
+    pub value: Value,
+    pub publisher: Proc,
+    pub range: pmix_data_range_t,
+    pub persistence: pmix_persistence_t,
+}
+
+/// A lookup waiting (`PMIX_WAIT`) for keys to be published.
+pub struct HeldLookup {
+    pub requester: Proc,
+    pub keys: Vec<PStr>,
+    pub range: pmix_data_range_t,
+    /// Answer once this many keys are found.
+    pub nwait: usize,
+    pub deadline: Option<Instant>,
+    pub done: Done<Vec<Pdata>>,
+}
+
+/// Everything that changes during a session.
+#[derive(Default)]
+pub struct State {
+    pub jobs: Vec<Job>,
+    next_job: u32,
+    /// Node ranks handed out so far.
+    node_procs: u32,
+    /// Ranks of every job so far (the next job's `PMIX_NPROC_OFFSET`).
+    total_ranks: u32,
+    pub published: Vec<Published>,
+    pub held: Vec<HeldLookup>,
+    /// The exit status PMIx_Abort asked for.
+    pub abort: Option<i32>,
+    /// The first failure of a process: its shell status.
+    pub first_failure: Option<i32>,
+    /// The signal pmixrun was stopped with.
+    pub interrupted: Option<i32>,
+    /// How many terminating signals pmixrun received.
+    pub interrupts: u32,
+    pub timed_out: bool,
+    /// No new job may start (pmixrun is shutting down).
+    pub stopping: bool,
+    pub next_context_id: u64,
+    pub next_tool: u32,
+    pub pids: HashMap<Pid, (usize, u32)>,
+    /// Groups constructed (their id, members): a fence may name one as a namespace.
+    pub groups: HashMap<Vec<u8>, Vec<Proc>>,
+}
+
+impl State {
+    pub fn job(&self, nspace: &PStr) -> Option<&Job> {
+        self.jobs.iter().find(|j| &j.nspace == nspace)
+    }
+
+    pub fn job_mut(&mut self, nspace: &PStr) -> Option<&mut Job> {
+        self.jobs.iter_mut().find(|j| &j.nspace == nspace)
+    }
+
+    fn any_live(&self) -> bool {
+        self.jobs.iter().any(Job::live)
+    }
+}
+
+/// Fixed facts of a session.
+#[derive(Debug)]
+pub struct Setup {
+    pub node: NodeFacts,
+    /// Prefix of every namespace: "run.<pid>" (jobs are "run.<pid>.<n>").
+    pub base: String,
+    pub session_dir: PathBuf,
+    pub stdin: StdinTarget,
+    /// The cores processes are bound to, round robin (`--bind-to core`).
+    pub cores: Option<Vec<Core>>,
+    /// From SIGTERM to SIGKILL.
+    pub grace: Duration,
+    pub uid: u32,
+    pub gid: u32,
+    /// pmixrun's environment, the base of every process's.
+    pub env: Vec<(OsString, OsString)>,
+}
+
+/// A core of this machine, as a binding target.
+#[derive(Debug, Clone)]
+pub struct Core {
+    /// Its CPUs (operating-system indices).
+    pub cpus: Vec<usize>,
+    /// The same in list syntax (`PMIX_CPUSET`).
+    pub list: String,
+    /// `PMIX_LOCALITY_STRING` of a process bound to it.
+    pub locality: Option<String>,
+}
+
+impl Core {
+    /// The cores of this machine, from hwloc; `None` if it reports none.
+    pub fn all() -> Option<Vec<Core>> {
+        use hwlocality::object::types::ObjectType;
+        let topo = hwlocality::Topology::new().ok()?;
+        let local = pmix_core::topology::local().ok();
+        let cores: Vec<Core> = topo
+            .objects_with_type(ObjectType::Core)
+            .filter_map(|c| c.cpuset())
+            .map(|cs| cs.iter_set().map(usize::from).collect::<Vec<_>>())
+            .filter(|v| !v.is_empty())
+            .map(|cpus| {
+                let list = job::cpu_list(&cpus);
+                let locality = local.and_then(|t| {
+                    let c = Cpuset {
+                        source: Some(PStr::from("hwloc")),
+                        bitmap: Some(PStr::from(list.as_str())),
+                    };
+                    t.locality_string(&c).ok().flatten().map(|s| s.to_string())
+                });
+                Core {
+                    cpus,
+                    list,
+                    locality,
+                }
+            })
+            .collect();
+        (!cores.is_empty()).then_some(cores)
+    }
+}
+
+/// A pmixrun session.
+pub struct Run {
+    pub setup: Setup,
+    pub state: Mutex<State>,
+    pub server: Arc<OnceLock<Server>>,
+    pub iof: Arc<Iof>,
+    tx: mpsc::Sender<Cmd>,
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run").field("setup", &self.setup).finish()
+    }
+}
+
+/// Why a program cannot be started.
+#[derive(Debug)]
+pub enum ResolveError {
+    NotFound(String),
+    NotExecutable(String),
+}
+
+impl ResolveError {
+    /// The shell's status for it.
+    pub fn status(&self) -> i32 {
+        match self {
+            ResolveError::NotFound(_) => 127,
+            ResolveError::NotExecutable(_) => 126,
+        }
+    }
+
+    pub fn pmix_status(&self) -> pmix_status_t {
+        match self {
+            ResolveError::NotFound(_) => PMIX_ERR_JOB_EXE_NOT_FOUND,
+            ResolveError::NotExecutable(_) => PMIX_ERR_JOB_APP_NOT_EXECUTABLE,
+        }
+    }
+}
+
+impl std::fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResolveError::NotFound(m) | ResolveError::NotExecutable(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Finds the program file of `prog` as execvp would in a process whose working directory is
+/// `cwd` and whose PATH is `path`: a name with a '/' is a path (relative to `cwd`), any other
+/// name is searched in PATH.
+pub fn resolve(prog: &OsStr, cwd: &Path, path: Option<&OsStr>) -> Result<PathBuf, ResolveError> {
+    let shown = prog.to_string_lossy();
+    if prog.is_empty() {
+        return Err(ResolveError::NotFound(
+            "an empty program name was given".into(),
+        ));
+    }
+    if prog.as_bytes().contains(&b'/') {
+        // cwd + "./a" without the "." components, for readable messages.
+        let p: PathBuf = cwd
+            .join(prog)
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect();
+        if !p.exists() {
+            return Err(ResolveError::NotFound(format!(
+                "executable '{shown}' not found (no such file: {})",
+                p.display()
+            )));
+        }
+        if !sys::is_executable(&p) {
+            return Err(ResolveError::NotExecutable(format!(
+                "'{shown}' is not an executable file ({})",
+                p.display()
+            )));
+        }
+        return Ok(p);
+    }
+    let path = path.map_or_else(
+        || OsString::from("/usr/local/bin:/usr/bin:/bin"),
+        OsStr::to_os_string,
+    );
+    let mut found_not_exec = None;
+    for dir in path.as_bytes().split(|&b| b == b':') {
+        let dir = if dir.is_empty() {
+            cwd.to_path_buf()
+        } else {
+            cwd.join(OsStr::from_bytes(dir))
+        };
+        let cand = dir.join(prog);
+        if sys::is_executable(&cand) {
+            return Ok(cand);
+        }
+        if cand.is_file() && found_not_exec.is_none() {
+            found_not_exec = Some(cand);
+        }
+    }
+    match found_not_exec {
+        Some(p) => Err(ResolveError::NotExecutable(format!(
+            "'{shown}' is not executable ({})",
+            p.display()
+        ))),
+        None => Err(ResolveError::NotFound(format!(
+            "executable '{shown}' not found in PATH"
+        ))),
+    }
+}
+
+/// The value of `name` in an environment given as pairs (the last setting wins).
+pub fn env_lookup<'a>(env: &'a [(OsString, OsString)], name: &str) -> Option<&'a OsStr> {
+    env.iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_os_str())
+}
+
+/// Sets `name=value` in `env`, replacing an earlier setting.
+fn env_set(env: &mut Vec<(OsString, OsString)>, name: OsString, value: OsString) {
+    if let Some(e) = env.iter_mut().find(|(k, _)| *k == name) {
+        e.1 = value;
+    } else {
+        env.push((name, value));
+    }
+}
+
+fn cstring(s: &OsStr) -> Option<CString> {
+    CString::new(s.as_bytes()).ok()
+}
+
+fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Run {
+    pub fn new(
+        setup: Setup,
+        iof: Arc<Iof>,
+        server: Arc<OnceLock<Server>>,
+        tx: mpsc::Sender<Cmd>,
+    ) -> Run {
+        Run {
+            setup,
+            state: Mutex::new(State {
+                next_job: 1,
+                next_context_id: 1,
+                ..State::default()
+            }),
+            server,
+            iof,
+            tx,
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn server(&self) -> Option<&Server> {
+        self.server.get()
+    }
+
+    /// Queues work for the main thread.
+    pub fn post(&self, cmd: Cmd) -> bool {
+        self.tx.send(cmd).is_ok()
+    }
+
+    /// Sends an event from pmixrun (the server's identity) to the clients and tools that
+    /// registered for it. Every event pmixrun generates is `PMIX_EVENT_NON_DEFAULT`: a
+    /// default handler (which in Open MPI aborts on errors) never sees a job's end.
+    pub fn notify(&self, code: pmix_status_t, mut info: Vec<Info>) {
+        let Some(server) = self.server() else { return };
+        info.push(job::info(PMIX_EVENT_NON_DEFAULT, Value::Bool(true)));
+        info.push(job::info(PMIX_EVENT_TIMESTAMP, Value::Time(now_secs())));
+        let _ = server.notify(Event {
+            code,
+            source: server.cfg.id.clone(),
+            range: PMIX_RANGE_SESSION,
+            info,
+        });
+    }
+
+    // ---- launching --------------------------------------------------------------------
+
+    /// Creates, registers and starts a job (main thread only). Returns its namespace once
+    /// every process has been started; on failure, what was started is being terminated.
+    pub fn launch(
+        &self,
+        apps: Vec<AppSpec>,
+        parent: Option<Proc>,
+        initial: bool,
+    ) -> Result<PStr, Error> {
+        let (idx, nspace, reg) = {
+            let mut st = self.lock();
+            if st.stopping {
+                return Err(Error::Status(PMIX_ERR_JOB_CANCELED));
+            }
+            let n = st.next_job;
+            st.next_job += 1;
+            let nspace = PStr::from(format!("{}.{}", self.setup.base, n));
+            let nsdir = self.setup.session_dir.join(nspace.to_string());
+            let mut procs = Vec::new();
+            let mut rank = 0u32;
+            for (a, app) in apps.iter().enumerate() {
+                for app_rank in 0..app.np {
+                    let node_rank = st.node_procs + rank;
+                    let core = self
+                        .setup
+                        .cores
+                        .as_ref()
+                        .and_then(|cores| cores.get(node_rank as usize % cores.len().max(1)));
+                    let cpus = core.map(|c| (c.list.clone(), c.cpus.clone()));
+                    let locality = core.and_then(|c| c.locality.clone());
+                    procs.push(ProcRec {
+                        rank,
+                        app: a as u32,
+                        app_rank,
+                        node_rank,
+                        pid: None,
+                        state: ProcState::Pending,
+                        kill_expected: false,
+                        kill_at: None,
+                        cpus,
+                        locality,
+                        connected: false,
+                        finalized: false,
+                    });
+                    rank += 1;
+                }
+            }
+            st.node_procs += rank;
+            let offset = st.total_ranks;
+            st.total_ranks += rank;
+            for r in 0..rank {
+                let _ = std::fs::create_dir_all(nsdir.join(r.to_string()));
+            }
+            let job = Job {
+                nspace: nspace.clone(),
+                apps,
+                procs,
+                parent,
+                initial,
+                offset,
+                nsdir,
+                registered: false,
+                ended: false,
+                failure: None,
+                terminating: false,
+            };
+            let node_size: u32 = st
+                .jobs
+                .iter()
+                .map(|j| j.procs.iter().filter(|p| p.alive()).count() as u32)
+                .sum::<u32>()
+                + rank;
+            let reg = job::registration(&job, &self.setup.node, node_size);
+            st.jobs.push(job);
+            (st.jobs.len() - 1, nspace, reg)
+        };
+        let result = self.register_and_start(idx, &nspace, reg);
+        if let Err(e) = &result {
+            let mut st = self.lock();
+            let grace = self.setup.grace;
+            if let Some(job) = st.jobs.get_mut(idx) {
+                for p in job.procs.iter_mut() {
+                    if p.state == ProcState::Pending {
+                        p.state = ProcState::FailedToStart;
+                    }
+                }
+                if job.failure.is_none() {
+                    job.failure = Some((0, Exit::Code(127)));
+                }
+                terminate_job(job, grace);
+            }
+            drop(st);
+            if job_is_over(&self.lock(), idx) {
+                self.job_ended(idx);
+            }
+            return Err(e.clone());
+        }
+        Ok(nspace)
+    }
+
+    fn register_and_start(
+        &self,
+        idx: usize,
+        nspace: &PStr,
+        reg: pmix_core::Result<Vec<Info>>,
+    ) -> Result<(), Error> {
+        let server = self.server().ok_or(Error::Init)?.clone();
+        let (nprocs, initial) = {
+            let st = self.lock();
+            let job = &st.jobs[idx];
+            (job.size(), job.initial)
+        };
+        server.register_nspace(nspace, nprocs, &reg?)?;
+        for r in 0..nprocs {
+            server.register_client(
+                &Proc::new(nspace.clone(), r),
+                self.setup.uid,
+                self.setup.gid,
+            )?;
+        }
+        self.lock().jobs[idx].registered = true;
+        self.notify(
+            PMIX_EVENT_JOB_START,
+            vec![
+                info(
+                    PMIX_EVENT_AFFECTED_PROC,
+                    Value::Proc(Proc::new(nspace.clone(), PMIX_RANK_WILDCARD)),
+                ),
+                info(PMIX_NSPACE, job::string(nspace.clone())),
+            ],
+        );
+        // Standard input: pipes to the readers of pmixrun's stdin (command-line job only).
+        let mut stdin_of: HashMap<u32, OwnedFd> = HashMap::new();
+        let mut stdin_writers = Vec::new();
+        if initial {
+            let targets: Vec<u32> = match self.setup.stdin {
+                StdinTarget::Rank(r) if r < nprocs => vec![r],
+                StdinTarget::Rank(r) => {
+                    eprintln!(
+                        "pmixrun: --stdin {r}: the job has no rank {r}; stdin is not forwarded"
+                    );
+                    Vec::new()
+                }
+                StdinTarget::All => (0..nprocs).collect(),
+                StdinTarget::None => Vec::new(),
+            };
+            for r in targets {
+                let (rd, wr) = sys::pipe().map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
+                stdin_of.insert(r, rd);
+                stdin_writers.push(wr);
+            }
+        }
+        let devnull = std::fs::File::open("/dev/null")
+            .map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
+        for r in 0..nprocs {
+            let (app, terminating) = {
+                let st = self.lock();
+                let job = &st.jobs[idx];
+                (
+                    job.apps[job.procs[r as usize].app as usize].clone(),
+                    job.terminating || st.stopping,
+                )
+            };
+            if terminating {
+                return Err(Error::Status(PMIX_ERR_JOB_CANCELED));
+            }
+            let proc = Proc::new(nspace.clone(), r);
+            let mut env = self.setup.env.clone();
+            for (k, v) in &app.env {
+                env_set(&mut env, k.clone(), v.clone());
+            }
+            for (k, v) in server.setup_fork(&proc) {
+                env_set(&mut env, k.into(), v.into());
+            }
+            let envp: Vec<CString> = env
+                .iter()
+                .filter_map(|(k, v)| {
+                    let mut kv = k.as_bytes().to_vec();
+                    kv.push(b'=');
+                    kv.extend_from_slice(v.as_bytes());
+                    CString::new(kv).ok()
+                })
+                .collect();
+            let argv: Vec<CString> = app.argv.iter().filter_map(|a| cstring(a)).collect();
+            let path = cstring(app.exe.as_os_str()).ok_or(Error::BadParam)?;
+            let cwd = match &app.cwd {
+                Some(c) => Some(cstring(c.as_os_str()).ok_or(Error::BadParam)?),
+                None => None,
+            };
+            let cpus = self.lock().jobs[idx].procs[r as usize]
+                .cpus
+                .clone()
+                .map(|c| c.1);
+            let oom = |_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE);
+            let (out_r, out_w) = sys::pipe().map_err(oom)?;
+            let err_pipe = if self.iof.opts.merge {
+                None
+            } else {
+                Some(sys::pipe().map_err(oom)?)
+            };
+            let stdin_fd = stdin_of.remove(&r);
+            let spec = sys::ExecSpec {
+                path,
+                argv,
+                envp,
+                cwd,
+                stdin: stdin_fd.as_ref().map_or(devnull.as_fd(), |f| f.as_fd()),
+                stdout: out_w.as_fd(),
+                stderr: err_pipe.as_ref().map_or(out_w.as_fd(), |p| p.1.as_fd()),
+                cpus,
+            };
+            let spawned = sys::spawn(&spec);
+            drop(spec);
+            drop(out_w);
+            drop(stdin_fd);
+            let err_r = err_pipe.map(|(rd, wr)| {
+                drop(wr);
+                rd
+            });
+            match spawned {
+                Ok(pid) => {
+                    {
+                        let mut st = self.lock();
+                        let p = &mut st.jobs[idx].procs[r as usize];
+                        p.pid = Some(pid);
+                        p.state = ProcState::Running;
+                        st.pids.insert(pid, (idx, r));
+                    }
+                    self.iof
+                        .forward(proc.clone(), PMIX_FWD_STDOUT_CHANNEL, out_r);
+                    if let Some(e) = err_r {
+                        self.iof.forward(proc.clone(), PMIX_FWD_STDERR_CHANNEL, e);
+                    }
+                }
+                Err(e) => {
+                    eprintln!(
+                        "pmixrun: cannot start rank {r} of {nspace} ({}): {e}",
+                        app.exe.display()
+                    );
+                    let code = if e.kind() == std::io::ErrorKind::NotFound {
+                        127
+                    } else {
+                        126
+                    };
+                    let mut st = self.lock();
+                    st.first_failure.get_or_insert(code);
+                    let job = &mut st.jobs[idx];
+                    job.procs[r as usize].state = ProcState::FailedToStart;
+                    job.failure.get_or_insert((r, Exit::Code(code)));
+                    return Err(Error::Status(if code == 127 {
+                        PMIX_ERR_JOB_EXE_NOT_FOUND
+                    } else {
+                        PMIX_ERR_JOB_FAILED_TO_LAUNCH
+                    }));
+                }
+            }
+        }
+        iof::pump_stdin(stdin_writers);
+        self.notify(
+            PMIX_LAUNCH_COMPLETE,
+            vec![
+                info(
+                    PMIX_EVENT_AFFECTED_PROC,
+                    Value::Proc(Proc::new(nspace.clone(), PMIX_RANK_WILDCARD)),
+                ),
+                info(PMIX_NSPACE, job::string(nspace.clone())),
+            ],
+        );
+        Ok(())
+    }
+
+    // ---- termination -------------------------------------------------------------------
+
+    /// Terminates every job (SIGTERM, SIGKILL after the grace period) and refuses new ones.
+    pub fn terminate_all(&self) {
+        let mut st = self.lock();
+        st.stopping = true;
+        let grace = self.setup.grace;
+        for job in st.jobs.iter_mut() {
+            terminate_job(job, grace);
+        }
+    }
+
+    /// Reaps every child that ended (main thread).
+    pub fn reap(&self) {
+        while let Some((pid, exit)) = sys::try_wait_any() {
+            self.on_exit(pid, exit);
+        }
+    }
+
+    fn on_exit(&self, pid: Pid, exit: Exit) {
+        let mut st = self.lock();
+        let Some((idx, rank)) = st.pids.remove(&pid) else {
+            return;
+        };
+        let grace = self.setup.grace;
+        let job = &mut st.jobs[idx];
+        let nspace = job.nspace.clone();
+        let initial = job.initial;
+        let p = &mut job.procs[rank as usize];
+        p.state = ProcState::Ended(exit);
+        p.kill_at = None;
+        let failed = !p.kill_expected && exit != Exit::Code(0);
+        let mut fail_all = false;
+        if failed {
+            match exit {
+                Exit::Signal(s) => eprintln!(
+                    "pmixrun: rank {rank} (pid {pid}) of job {nspace} was killed by signal {s} ({})",
+                    sys::signal_name(s)
+                ),
+                Exit::Code(c) => eprintln!(
+                    "pmixrun: rank {rank} (pid {pid}) of job {nspace} exited with status {c}"
+                ),
+            }
+            job.failure.get_or_insert((rank, exit));
+            if job.live() {
+                eprintln!("pmixrun: terminating the rest of job {nspace}");
+            }
+            terminate_job(job, grace);
+            st.first_failure.get_or_insert(exit.shell_status());
+            fail_all = initial;
+        }
+        // Data published to last as long as the process.
+        let me = Proc::new(nspace.clone(), rank);
+        st.published
+            .retain(|d| !(d.persistence == PMIX_PERSIST_PROC && d.publisher == me));
+        if fail_all && st.any_live() {
+            st.stopping = true;
+            for j in st.jobs.iter_mut() {
+                terminate_job(j, grace);
+            }
+        }
+        let over = job_is_over(&st, idx);
+        drop(st);
+        if over {
+            self.job_ended(idx);
+        }
+    }
+
+    /// Reports the end of a job: `PMIX_EVENT_JOB_END`, then forgets its registration.
+    fn job_ended(&self, idx: usize) {
+        let (nspace, registered, status, procid, code) = {
+            let mut st = self.lock();
+            let job = &mut st.jobs[idx];
+            if job.ended {
+                return;
+            }
+            job.ended = true;
+            let nspace = job.nspace.clone();
+            let (status, procid, code) = match job.failure {
+                Some((r, Exit::Signal(s))) => (PMIX_ERR_JOB_ABORTED_BY_SIG, job.proc(r), 128 + s),
+                Some((r, Exit::Code(c))) => {
+                    let st_code = if job.procs[r as usize].state == ProcState::FailedToStart {
+                        PMIX_ERR_JOB_FAILED_TO_LAUNCH
+                    } else {
+                        PMIX_ERR_JOB_NON_ZERO_TERM
+                    };
+                    (st_code, job.proc(r), c)
+                }
+                None if job.terminating => (
+                    PMIX_ERR_JOB_KILLED_BY_CMD,
+                    Proc::new(nspace.clone(), PMIX_RANK_WILDCARD),
+                    0,
+                ),
+                None => (
+                    PMIX_SUCCESS,
+                    Proc::new(nspace.clone(), PMIX_RANK_WILDCARD),
+                    0,
+                ),
+            };
+            let registered = job.registered;
+            let ns2 = nspace.clone();
+            st.published
+                .retain(|d| !(d.persistence == PMIX_PERSIST_APP && d.publisher.nspace == ns2));
+            (nspace, registered, status, procid, code)
+        };
+        if registered {
+            self.notify(
+                PMIX_EVENT_JOB_END,
+                vec![
+                    info(
+                        PMIX_EVENT_AFFECTED_PROC,
+                        Value::Proc(Proc::new(nspace.clone(), PMIX_RANK_WILDCARD)),
+                    ),
+                    info(PMIX_JOB_TERM_STATUS, Value::Status(status)),
+                    info(PMIX_PROCID, Value::Proc(procid)),
+                    info(PMIX_EXIT_CODE, Value::Int(code)),
+                    info(PMIX_NSPACE, job::string(nspace.clone())),
+                ],
+            );
+        }
+    }
+
+    /// Sends SIGKILL to processes whose grace period is over (main thread).
+    pub fn escalate(&self, now: Instant) {
+        let mut st = self.lock();
+        for job in st.jobs.iter_mut() {
+            for p in job.procs.iter_mut() {
+                if p.alive()
+                    && let (Some(at), Some(pid)) = (p.kill_at, p.pid)
+                    && at <= now
+                {
+                    signal_proc(pid, libc::SIGKILL);
+                    p.kill_at = None;
+                }
+            }
+        }
+    }
+
+    /// The earliest deadline the main loop must wake up for.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        let st = self.lock();
+        let kills = st
+            .jobs
+            .iter()
+            .flat_map(|j| j.procs.iter())
+            .filter(|p| p.alive())
+            .filter_map(|p| p.kill_at);
+        let lookups = st.held.iter().filter_map(|h| h.deadline);
+        kills.chain(lookups).min()
+    }
+
+    /// Whether anything is left to wait for.
+    pub fn busy(&self) -> bool {
+        self.lock().any_live()
+    }
+
+    /// Kills whatever the processes left behind in their process groups (main thread, at
+    /// the end): no orphan outlives pmixrun.
+    pub fn kill_leftovers(&self) {
+        {
+            let st = self.lock();
+            for job in &st.jobs {
+                for p in &job.procs {
+                    if let Some(pid) = p.pid {
+                        let _ = sys::kill_group(pid, libc::SIGKILL);
+                    }
+                }
+            }
+        }
+        // What left the groups (setsid, daemons) was reparented to pmixrun, the subreaper.
+        // Killing one may orphan its own children to us in turn: repeat a few times.
+        for _ in 0..10 {
+            let orphans = sys::children_of_self();
+            if orphans.is_empty() {
+                break;
+            }
+            for pid in orphans {
+                let _ = sys::kill(pid, libc::SIGKILL);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            self.reap();
+        }
+        self.reap();
+    }
+
+    /// Forwards `sig` to every live process (main thread). With `expected`, their end is
+    /// not a failure and SIGKILL follows after the grace period.
+    pub fn forward_signal(&self, sig: i32, expected: bool) {
+        let mut st = self.lock();
+        let grace = self.setup.grace;
+        for job in st.jobs.iter_mut() {
+            if expected {
+                job.terminating = true;
+            }
+            for p in job.procs.iter_mut() {
+                if let (true, Some(pid)) = (p.alive(), p.pid) {
+                    signal_proc(pid, sig);
+                    if expected {
+                        p.kill_expected = true;
+                        p.kill_at.get_or_insert(Instant::now() + grace);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Signals the processes named by `targets` (a WILDCARD rank names the whole job).
+    /// `expected`: the end is on request (not a failure), with SIGKILL after the grace
+    /// period when `sig` is not SIGKILL already. Returns how many processes were signalled.
+    pub fn signal_targets(&self, targets: &[Proc], sig: i32, expected: bool) -> usize {
+        let mut st = self.lock();
+        let grace = self.setup.grace;
+        let mut count = 0;
+        for t in targets {
+            let Some(job) = st.job_mut(&t.nspace) else {
+                continue;
+            };
+            for p in job.procs.iter_mut() {
+                if t.rank != PMIX_RANK_WILDCARD && t.rank != p.rank {
+                    continue;
+                }
+                if let (true, Some(pid)) = (p.alive(), p.pid) {
+                    if expected {
+                        p.kill_expected = true;
+                        if sig != libc::SIGKILL {
+                            p.kill_at.get_or_insert(Instant::now() + grace);
+                        }
+                    }
+                    signal_proc(pid, sig);
+                    count += 1;
+                }
+            }
+            if expected && t.rank == PMIX_RANK_WILDCARD {
+                job.terminating = true;
+            }
+        }
+        count
+    }
+
+    /// Answers the held lookups whose deadline passed (main thread).
+    pub fn expire_lookups(&self, now: Instant) {
+        let expired: Vec<HeldLookup> = {
+            let mut st = self.lock();
+            let (gone, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut st.held)
+                .into_iter()
+                .partition(|h| h.deadline.is_some_and(|d| d <= now));
+            st.held = keep;
+            gone
+        };
+        for h in expired {
+            let found = crate::host::lookup_in(&self.lock(), &h.requester, &h.keys, h.range);
+            if found.is_empty() {
+                (h.done)(Err(Error::NotFound));
+            } else {
+                (h.done)(Ok(found));
+            }
+        }
+    }
+
+    /// Answers every held lookup with what is there (at the end of the session).
+    pub fn flush_lookups(&self) {
+        let held = std::mem::take(&mut self.lock().held);
+        for h in held {
+            let found = crate::host::lookup_in(&self.lock(), &h.requester, &h.keys, h.range);
+            if found.is_empty() {
+                (h.done)(Err(Error::NotFound));
+            } else {
+                (h.done)(Ok(found));
+            }
+        }
+    }
+
+    /// Runs a spawn request (main thread).
+    pub fn spawn(&self, requester: Proc, apps: Vec<AppSpec>, done: Done<Vec<u8>>) {
+        let parent = self
+            .lock()
+            .job(&requester.nspace)
+            .map(|_| requester.clone());
+        match self.launch(apps, parent, false) {
+            Ok(ns) => done(Ok(ns.into_bytes())),
+            Err(e) => done(Err(e)),
+        }
+    }
+
+    /// Deregisters every job still registered and stops the server.
+    pub fn shutdown_server(&self) {
+        let Some(server) = self.server() else { return };
+        let names: Vec<PStr> = self
+            .lock()
+            .jobs
+            .iter()
+            .filter(|j| j.registered)
+            .map(|j| j.nspace.clone())
+            .collect();
+        for n in names {
+            server.deregister_nspace(&n);
+        }
+        server.finalize();
+    }
+
+    /// pmixrun's exit status.
+    pub fn exit_status(&self) -> i32 {
+        let st = self.lock();
+        if let Some(a) = st.abort {
+            return a;
+        }
+        if let Some(s) = st.interrupted {
+            return 128 + s;
+        }
+        if st.timed_out {
+            return 124;
+        }
+        st.first_failure.unwrap_or(0)
+    }
+}
+
+/// Sends `sig` to a process's group, or to the process if it has no group of its own yet.
+pub fn signal_proc(pid: Pid, sig: i32) {
+    if sys::kill_group(pid, sig).is_err() {
+        let _ = sys::kill(pid, sig);
+    }
+}
+
+/// Starts terminating a job: SIGTERM to every live process, SIGKILL after `grace`.
+pub fn terminate_job(job: &mut Job, grace: Duration) {
+    job.terminating = true;
+    for p in job.procs.iter_mut() {
+        if p.state == ProcState::Pending {
+            p.state = ProcState::FailedToStart;
+        }
+        if let (true, Some(pid)) = (p.alive(), p.pid)
+            && !p.kill_expected
+        {
+            p.kill_expected = true;
+            signal_proc(pid, libc::SIGTERM);
+            p.kill_at = Some(Instant::now() + grace);
+        }
+    }
+}
+
+fn job_is_over(st: &State, idx: usize) -> bool {
+    st.jobs.get(idx).is_some_and(|j| !j.live() && !j.ended)
+}
+
+/// Converts the apps of a spawn request: `cwd` is the requester's default directory.
+pub fn apps_of_request(
+    apps: &[App],
+    job_info: &[Info],
+    base_env: &[(OsString, OsString)],
+) -> Result<Vec<AppSpec>, Error> {
+    if apps.is_empty() {
+        return Err(Error::BadParam);
+    }
+    let job_wdir = job_info
+        .iter()
+        .find(|i| i.key.as_bytes() == PMIX_WDIR.to_bytes())
+        .and_then(|i| i.value.as_str().cloned());
+    let mut out = Vec::new();
+    for a in apps {
+        let cmd = a.cmd.clone().ok_or(Error::BadParam)?;
+        if a.maxprocs < 1 {
+            return Err(Error::BadParam);
+        }
+        let wdir = a.cwd.clone().or_else(|| {
+            a.info
+                .iter()
+                .find(|i| i.key.as_bytes() == PMIX_WDIR.to_bytes())
+                .and_then(|i| i.value.as_str().cloned())
+        });
+        let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let cwd = wdir
+            .or_else(|| job_wdir.clone())
+            .filter(|w| !w.is_empty())
+            .map(|w| here.join(OsStr::from_bytes(w.as_bytes())));
+        let mut env = Vec::new();
+        for e in &a.env {
+            let b = e.as_bytes();
+            let (k, v) = match b.iter().position(|&c| c == b'=') {
+                Some(i) => (&b[..i], &b[i + 1..]),
+                None => (b, &b""[..]),
+            };
+            env.push((
+                OsString::from_vec(k.to_vec()),
+                OsString::from_vec(v.to_vec()),
+            ));
+        }
+        let path = env_lookup(&env, "PATH").or_else(|| env_lookup(base_env, "PATH"));
+        let dir = cwd.clone().unwrap_or(here);
+        let prog = OsString::from_vec(cmd.as_bytes().to_vec());
+        let exe = resolve(&prog, &dir, path).map_err(|e| Error::Status(e.pmix_status()))?;
+        let argv = if a.argv.is_empty() {
+            vec![prog]
+        } else {
+            a.argv
+                .iter()
+                .map(|s| OsString::from_vec(s.as_bytes().to_vec()))
+                .collect()
+        };
+        out.push(AppSpec {
+            exe,
+            argv,
+            env,
+            cwd,
+            np: a.maxprocs as u32,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_programs() {
+        let here = std::env::current_dir().unwrap();
+        let p = resolve(
+            OsStr::new("sh"),
+            &here,
+            Some(OsStr::new("/nonexistent:/bin:/usr/bin")),
+        )
+        .unwrap();
+        assert!(p.ends_with("sh"));
+        assert!(matches!(
+            resolve(
+                OsStr::new("no-such-program-xyz"),
+                &here,
+                Some(OsStr::new("/bin"))
+            ),
+            Err(ResolveError::NotFound(_))
+        ));
+        assert!(matches!(
+            resolve(OsStr::new("./no-such-file"), &here, None),
+            Err(ResolveError::NotFound(_))
+        ));
+        let plain = std::env::temp_dir().join(format!("pmixrun-plain-{}", std::process::id()));
+        std::fs::write(&plain, b"data").unwrap();
+        let r = resolve(plain.as_os_str(), &here, None);
+        let _ = std::fs::remove_file(&plain);
+        assert!(matches!(r, Err(ResolveError::NotExecutable(_))), "{r:?}");
+    }
+
+    #[test]
+    fn env_handling() {
+        let mut env = vec![("A".into(), "1".into())];
+        env_set(&mut env, "A".into(), "2".into());
+        env_set(&mut env, "B".into(), "3".into());
+        assert_eq!(env_lookup(&env, "A"), Some(OsStr::new("2")));
+        assert_eq!(env_lookup(&env, "B"), Some(OsStr::new("3")));
+        assert_eq!(env.len(), 2);
+    }
+}

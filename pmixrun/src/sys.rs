@@ -1,0 +1,467 @@
+//! The operating-system calls pmixrun makes through `libc`: fork and exec, pipes, signal
+//! masks, `waitpid`, `kill`, CPU binding, syslog and local time.
+//!
+//! This is the only module of pmixrun with `unsafe` code. Everything it exports is a safe
+//! function; each `unsafe` block says why its call is sound.
+//!
+//! # Safety
+//!
+//! * `fork` is called from a multi-threaded process. The child therefore runs only
+//!   async-signal-safe functions (`setpgid`, `prctl`, `sigprocmask`, `sigaction`, `dup2`,
+//!   `fcntl`, `chdir`, `sched_setaffinity`, `execve`, `write`, `_exit`) on data prepared
+//!   before the fork: it allocates nothing, takes no lock and never returns into Rust code.
+//! * Every descriptor pmixrun creates is close-on-exec (Rust's standard library and
+//!   [`pipe`] both set it), so a child inherits exactly the three it is given.
+#![allow(unsafe_code)]
+
+use std::ffi::{CString, c_int, c_void};
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// A process id.
+pub type Pid = libc::pid_t;
+
+/// How a child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// `exit(code)`.
+    Code(i32),
+    /// Killed by a signal.
+    Signal(i32),
+}
+
+impl Exit {
+    /// The status a shell would report: the code, or 128 + the signal.
+    pub fn shell_status(self) -> i32 {
+        match self {
+            Exit::Code(c) => c,
+            Exit::Signal(s) => 128 + s,
+        }
+    }
+}
+
+/// A pipe, both ends close-on-exec: (read end, write end).
+pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds: [c_int; 2] = [-1; 2];
+    // SAFETY: `fds` is a writable array of two ints, as pipe2 requires.
+    let r = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nothing else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Opens `/dev/null` on any of the descriptors 0, 1 and 2 that is closed, so that no pipe
+/// pmixrun creates later gets one of those numbers (which would confuse the `dup2`s of
+/// [`spawn`]).
+pub fn ensure_std_fds() {
+    for fd in 0..3 {
+        // SAFETY: F_GETFD only queries the descriptor table.
+        let open = unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1;
+        if !open {
+            // SAFETY: the path is a NUL-terminated literal. The descriptor this returns is
+            // the lowest free one, `fd` itself, and is meant to stay open for the life of
+            // the process, so it is deliberately not wrapped in an OwnedFd.
+            let _ = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
+        }
+    }
+}
+
+/// What [`spawn`] needs to start one process. Everything is prepared before the fork.
+#[derive(Debug)]
+pub struct ExecSpec<'a> {
+    /// The program file (already resolved: no PATH search happens in the child).
+    pub path: CString,
+    pub argv: Vec<CString>,
+    /// The complete environment, `NAME=value` each.
+    pub envp: Vec<CString>,
+    pub cwd: Option<CString>,
+    pub stdin: BorrowedFd<'a>,
+    pub stdout: BorrowedFd<'a>,
+    pub stderr: BorrowedFd<'a>,
+    /// CPUs (operating-system indices) to bind the process to.
+    pub cpus: Option<Vec<usize>>,
+}
+
+/// Forks and executes `spec`. The child is the leader of a new process group (so that
+/// [`kill_group`] reaches whatever it starts), is killed if pmixrun dies
+/// (`PR_SET_PDEATHSIG`, which fires when the *thread* that forked exits: call this from a
+/// thread that lives as long as pmixrun), starts with an empty signal mask and the
+/// default SIGPIPE action, and has `spec.stdin/stdout/stderr` as descriptors 0, 1 and 2.
+///
+/// Returns the pid once the program is executing; an error (the child's `errno`) if the
+/// working directory or the `execve` failed, in which case the child has been reaped.
+pub fn spawn(spec: &ExecSpec<'_>) -> io::Result<Pid> {
+    let argv: Vec<*const libc::c_char> = spec
+        .argv
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let envp: Vec<*const libc::c_char> = spec
+        .envp
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    // SAFETY: cpu_set_t is a plain bit array; all zeroes is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let bind = match &spec.cpus {
+        Some(cpus) => {
+            for &c in cpus {
+                if c < libc::CPU_SETSIZE as usize {
+                    // SAFETY: `c` is below CPU_SETSIZE, so the bit lies inside `set`.
+                    unsafe { libc::CPU_SET(c, &mut set) };
+                }
+            }
+            true
+        }
+        None => false,
+    };
+    let (err_r, err_w) = pipe()?;
+    let child = ChildSetup {
+        path: spec.path.as_ptr(),
+        argv: argv.as_ptr(),
+        envp: envp.as_ptr(),
+        cwd: spec.cwd.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+        fds: [
+            spec.stdin.as_raw_fd(),
+            spec.stdout.as_raw_fd(),
+            spec.stderr.as_raw_fd(),
+        ],
+        set: bind.then_some(&set as *const libc::cpu_set_t),
+        err: err_w.as_raw_fd(),
+        // SAFETY: getpid has no preconditions.
+        parent: unsafe { libc::getpid() },
+    };
+    // SAFETY: see the module's safety section: the child only runs `ChildSetup::run`, which
+    // makes async-signal-safe calls on the pointers prepared above (they stay valid: the
+    // child's copy of this stack frame is never unwound) and ends in execve or _exit.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if pid == 0 {
+        // SAFETY: we are the child of the fork above; see ChildSetup::run.
+        unsafe { child.run() }
+    }
+    drop(err_w);
+    // The child makes itself a group leader too; doing it here as well closes the window
+    // in which a kill of the group would miss it. EACCES after the exec is harmless.
+    // SAFETY: setpgid on our own child has no memory-safety preconditions.
+    unsafe {
+        libc::setpgid(pid, pid);
+    }
+    let mut buf = [0u8; 4];
+    let mut got = 0;
+    while got < buf.len() {
+        // SAFETY: the pointer and length describe the unread tail of `buf`.
+        let n = unsafe {
+            libc::read(
+                err_r.as_raw_fd(),
+                buf[got..].as_mut_ptr().cast::<c_void>(),
+                buf.len() - got,
+            )
+        };
+        if n < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        if n == 0 {
+            break;
+        }
+        got += n as usize;
+    }
+    if got == buf.len() {
+        let errno = i32::from_ne_bytes(buf);
+        let mut status = 0;
+        // SAFETY: waits for our own child, which is about to _exit.
+        unsafe {
+            libc::waitpid(pid, &mut status, 0);
+        }
+        return Err(io::Error::from_raw_os_error(errno));
+    }
+    Ok(pid)
+}
+
+/// The child's side of [`spawn`], as raw pointers into the parent's prepared data.
+struct ChildSetup {
+    path: *const libc::c_char,
+    argv: *const *const libc::c_char,
+    envp: *const *const libc::c_char,
+    cwd: *const libc::c_char,
+    fds: [RawFd; 3],
+    set: Option<*const libc::cpu_set_t>,
+    err: RawFd,
+    parent: Pid,
+}
+
+impl ChildSetup {
+    /// Sets the child up and executes the program; never returns.
+    ///
+    /// # Safety
+    /// Call only in the child of a fork, with every pointer valid (they point into the
+    /// parent's stack frame, which the child's copy of memory keeps).
+    unsafe fn run(&self) -> ! {
+        // SAFETY: only async-signal-safe calls, on valid pointers (the caller's
+        // contract); the function ends in execve or _exit.
+        unsafe {
+            libc::setpgid(0, 0);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != self.parent {
+                // pmixrun died between the fork and the prctl.
+                libc::_exit(1);
+            }
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(libc::SIGPIPE, &dfl, std::ptr::null_mut());
+            for (target, &fd) in self.fds.iter().enumerate() {
+                let target = target as c_int;
+                if fd == target {
+                    libc::fcntl(fd, libc::F_SETFD, 0);
+                } else if libc::dup2(fd, target) < 0 {
+                    self.fail();
+                }
+            }
+            if !self.cwd.is_null() && libc::chdir(self.cwd) != 0 {
+                self.fail();
+            }
+            if let Some(set) = self.set {
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set);
+            }
+            libc::execve(self.path, self.argv, self.envp);
+            self.fail()
+        }
+    }
+
+    /// Reports `errno` to the parent and exits.
+    ///
+    /// # Safety
+    /// As [`ChildSetup::run`].
+    unsafe fn fail(&self) -> ! {
+        // SAFETY: errno is thread-local and readable; write and _exit are
+        // async-signal-safe; the buffer is a local.
+        unsafe {
+            let e: c_int = *libc::__errno_location();
+            let b = e.to_ne_bytes();
+            libc::write(self.err, b.as_ptr().cast::<c_void>(), b.len());
+            libc::_exit(127)
+        }
+    }
+}
+
+fn sigset(sigs: &[c_int]) -> libc::sigset_t {
+    // SAFETY: sigset_t is plain data; sigemptyset initialises it and sigaddset only sets
+    // bits of valid signal numbers (invalid ones are rejected with EINVAL).
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for &s in sigs {
+            libc::sigaddset(&mut set, s);
+        }
+        set
+    }
+}
+
+/// Blocks `sigs` in the calling thread; threads started afterwards inherit the mask.
+pub fn block_signals(sigs: &[c_int]) -> io::Result<()> {
+    let set = sigset(sigs);
+    // SAFETY: `set` is an initialised sigset_t; the old mask is not wanted.
+    let r = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
+    if r != 0 {
+        return Err(io::Error::from_raw_os_error(r));
+    }
+    Ok(())
+}
+
+/// Waits for one of `sigs` (which must be blocked in every thread) and returns it.
+pub fn wait_signal(sigs: &[c_int]) -> io::Result<c_int> {
+    let set = sigset(sigs);
+    let mut sig: c_int = 0;
+    // SAFETY: `set` is initialised and `sig` writable.
+    let r = unsafe { libc::sigwait(&set, &mut sig) };
+    if r != 0 {
+        return Err(io::Error::from_raw_os_error(r));
+    }
+    Ok(sig)
+}
+
+/// Sends `sig` to a process.
+pub fn kill(pid: Pid, sig: c_int) -> io::Result<()> {
+    if pid <= 0 {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    // SAFETY: kill has no memory-safety preconditions; pid > 0 names one process.
+    if unsafe { libc::kill(pid, sig) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Sends `sig` to the process group led by `pgid`.
+pub fn kill_group(pgid: Pid, sig: c_int) -> io::Result<()> {
+    if pgid <= 1 {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    // SAFETY: as kill; the negative pid names the group, never "every process" (-1).
+    if unsafe { libc::kill(-pgid, sig) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Reaps one child that has ended, without blocking.
+pub fn try_wait_any() -> Option<(Pid, Exit)> {
+    loop {
+        let mut status: c_int = 0;
+        // SAFETY: `status` is writable.
+        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
+        if pid < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        if pid <= 0 {
+            return None;
+        }
+        let exit = if libc::WIFEXITED(status) {
+            Exit::Code(libc::WEXITSTATUS(status))
+        } else if libc::WIFSIGNALED(status) {
+            Exit::Signal(libc::WTERMSIG(status))
+        } else {
+            // Stopped or continued: not an end (WNOHANG without WUNTRACED reports neither).
+            continue;
+        };
+        return Some((pid, exit));
+    }
+}
+
+/// Makes pmixrun the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`): a
+/// process a child started and left behind becomes pmixrun's child, so pmixrun can find it
+/// (see [`children_of_self`]) and kill it at the end, even if it left the child's process group.
+pub fn become_subreaper() {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes one integer argument and touches no
+    // memory of ours.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+}
+
+/// The processes whose parent is pmixrun, read from /proc.
+pub fn children_of_self() -> Vec<Pid> {
+    let me = std::process::id() as Pid;
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<Pid>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let mut f = rest.split_whitespace();
+        let state = f.next();
+        let ppid = f.next().and_then(|p| p.parse::<Pid>().ok());
+        if ppid == Some(me) && state != Some("Z") {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// The real user id.
+pub fn uid() -> u32 {
+    // SAFETY: getuid cannot fail and has no preconditions.
+    unsafe { libc::getuid() }
+}
+
+/// The real group id.
+pub fn gid() -> u32 {
+    // SAFETY: getgid cannot fail and has no preconditions.
+    unsafe { libc::getgid() }
+}
+
+/// Whether `path` names a file this process may execute.
+pub fn is_executable(path: &Path) -> bool {
+    let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is NUL-terminated.
+    let ok = unsafe { libc::access(c.as_ptr(), libc::X_OK) } == 0;
+    ok && path.is_file()
+}
+
+/// Writes `msg` to the system log with `priority` (a `LOG_*` level).
+pub fn syslog(priority: c_int, msg: &str) {
+    let Ok(m) = CString::new(msg.replace('\0', " ")) else {
+        return;
+    };
+    // SAFETY: the format is a literal "%s" taking exactly the one NUL-terminated argument.
+    unsafe { libc::syslog(priority | libc::LOG_USER, c"%s".as_ptr(), m.as_ptr()) };
+}
+
+/// The local time, `YYYY-MM-DD HH:MM:SS.uuuuuu`.
+pub fn local_timestamp() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let t = now.as_secs() as libc::time_t;
+    // SAFETY: tm is plain data (its tm_zone pointer may be null); localtime_r fills it from
+    // a valid time_t and is thread-safe.
+    let (ok, tm) = unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        let ok = !libc::localtime_r(&t, &mut tm).is_null();
+        (ok, tm)
+    };
+    if !ok {
+        return format!("{}.{:06}", now.as_secs(), now.subsec_micros());
+    }
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
+        tm.tm_year + 1900,
+        tm.tm_mon + 1,
+        tm.tm_mday,
+        tm.tm_hour,
+        tm.tm_min,
+        tm.tm_sec,
+        now.subsec_micros()
+    )
+}
+
+/// The name of a signal ("SIGKILL"), or "signal N".
+pub fn signal_name(sig: c_int) -> String {
+    let name = match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        _ => return format!("signal {sig}"),
+    };
+    name.to_string()
+}
