@@ -768,9 +768,16 @@ impl Shared {
                 if let Some(p) = self.state.lock().peers.get_mut(&id) {
                     p.finalized = true;
                 }
-                Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                // The reply waits for the host, as the reference's does: a client exits as
+                // soon as it is answered, and a host such as mpirun must have recorded the
+                // finalize before it sees the exit (else: "exiting improperly").
                 if !peer.kind.is_tool() && self.host.provides(Upcall::ClientFinalized) {
-                    self.host.client_finalized(me, Box::new(|_| {}));
+                    let done = self.later(move |_, r, _res: Result<()>| {
+                        Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                    });
+                    self.host.client_finalized(me, done);
+                } else {
+                    Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
                 }
             }
             cmd::ABORT => {

@@ -130,13 +130,26 @@ pub fn tcp_peer_uid(local: std::net::SocketAddr, peer: std::net::SocketAddr) -> 
     } else {
         "/proc/net/tcp6"
     };
-    let text = std::fs::read_to_string(table).ok()?;
+    // One line per socket, its addresses at fixed columns ("%4d: %08X:%04X %08X:%04X ..."
+    // for IPv4, 32 hex digits for IPv6): compare them in place, and split only the line
+    // that matches. The table can hold tens of thousands of sockets.
+    let text = std::fs::read(table).ok()?;
     let want_local = hex_addr(peer);
     let want_remote = hex_addr(local);
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        if f.len() > 7 && f[1] == want_local && f[2] == want_remote {
-            return f[7].parse().ok();
+    let (l, r) = (want_local.as_bytes(), want_remote.as_bytes());
+    for line in text.split(|&b| b == b'\n').skip(1) {
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let rest = &line[colon + 1..];
+        let rest = &rest[rest.iter().position(|&b| b != b' ').unwrap_or(0)..];
+        if rest.len() > l.len() + r.len() + 1
+            && &rest[..l.len()] == l
+            && &rest[l.len() + 1..l.len() + 1 + r.len()] == r
+        {
+            let text = std::str::from_utf8(line).ok()?;
+            let f: Vec<&str> = text.split_whitespace().collect();
+            return f.get(7)?.parse().ok();
         }
     }
     None
