@@ -7,6 +7,7 @@
 #   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder, 30 s on the server's
 #                             message handling (handshake and every command)
 #   make headers              regenerate include/*.h from the Rust definitions
+#   make bench                benchmarks against the reference, written to docs/BENCHMARKS.md
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -20,7 +21,7 @@ TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 LIBDIR := $(TARGET_DIR)/release
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
-.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest session tools faults consumers slurm abi demo fuzz-smoke clean
+.PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest session tools faults consumers slurm abi demo fuzz-smoke bench clean
 
 all: lib
 
@@ -113,6 +114,11 @@ ifneq ($(FUZZ_SECONDS),0)
 	mkdir -p $(TARGET_DIR)/fuzz-server/corpus
 	cd fuzz && RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$(TARGET_DIR)/fuzz-server $(CARGO) fuzz run -s none server $(TARGET_DIR)/fuzz-server/corpus corpus/server -- -max_total_time=$(FUZZ_SECONDS) -dict=server.dict
 endif
+
+# Benchmarks against the reference (issue 5): both libraries, alternating, writes
+# docs/BENCHMARKS.md (3-7 min on 2 cores; BENCH_QUICK=1 for ~20 s; bench/run.sh lists the knobs).
+bench: stage
+	STAGE=$(STAGE) BENCH_BUILD=$(BUILD)/bench ./bench/run.sh
 
 demo: stage
 	STAGE=$(STAGE) ./demo/run.sh

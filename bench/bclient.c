@@ -1,0 +1,466 @@
+/* bclient: the benchmark client, started by bhost. Public client API only.
+ *
+ * usage: bclient init | main | tool
+ *
+ * Every client first waits for the host's release (EOF on the pipe BENCH_GO_FD), so that the N
+ * clients start together. Each timed step is measured with CLOCK_MONOTONIC around the one call
+ * (or the group of calls) and every sample is written, in nanoseconds, one per line in the
+ * order taken, to $BENCH_OUT/FIGURE.RANK (appended, so repeated jobs add samples); the harness
+ * (report.py) computes medians and 95th percentiles over all ranks and repetitions.
+ *
+ *   init   PMIx_Init, PMIx_Finalize: figures init, finalize (their sum, init_fin, is computed
+ *          by the harness per process); also init_ret (the absolute time PMIx_Init returned,
+ *          for "N clients connecting at once"). init and init_ret are written as soon as
+ *          PMIx_Init returns, so a process that hangs in PMIx_Finalize still has them.
+ *   main   after PMIx_Init, in order:
+ *          get_local_rank   PMIx_Get(own proc, PMIX_LOCAL_RANK)            per call
+ *          get_job_size     PMIx_Get(WILDCARD, PMIX_JOB_SIZE)              per call
+ *          fence_collect_round   10 x PMIx_Put(400 B) + Commit + Fence(COLLECT_DATA), per round
+ *          fence_collect    the Fence(COLLECT_DATA) of that round alone
+ *          get_peer         PMIx_Get(peer, key committed by the peer) after the collecting
+ *                           fences (peer = rank+1 mod N, i.e. itself when N = 1), per call
+ *          fence_barrier    PMIx_Fence without data collection, per round
+ *          dmodex_first     Put+Commit of a fresh key, Fence without collection, then the first
+ *                           PMIx_Get of the peer's fresh key (direct modex)
+ *          dmodex_repeat    the second Get of the same key
+ *          mem_client_pss, mem_client_rss   own smaps_rollup (kB) after all of the above
+ *          mem_host_pss     rank 0 only: the host's (parent's) PSS at the same moment
+ *          clock            the cost of one timing (two clock_gettime calls)
+ *
+ *   tool   run by `bhost -T K` as a plain child: PMIx_tool_init to the server whose pid is
+ *          BENCH_SERVER_PID (PMIX_SERVER_PIDINFO), then PMIx_tool_finalize: figures tool_init,
+ *          tool_finalize (file suffix: the process id, one sample per process).
+ *
+ * Environment: BENCH_OUT (required), BENCH_GET_ITERS (20000), BENCH_FENCE_ROUNDS (200),
+ * BENCH_DM_ROUNDS (20), BENCH_WARMUP (100).
+ *
+ * Any failure prints "bclient: rank R: what failed: status" on stderr and exits 1.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pmix.h>
+#include <pmix_tool.h>
+
+#include "common.h"
+
+#define NKEYS 10
+#define KEYSIZE 400
+
+static pmix_proc_t me;
+static int myrank = -1;
+static long long t_go;   /* when the host released this client (0 before) */
+static const char *out_dir;
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "bclient: rank %d: ", myrank);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (t_go != 0) {
+        fprintf(stderr, " (%.3f s after the release, pid %d)", (bench_now_ns() - t_go) / 1e9,
+                (int) getpid());
+    }
+    fprintf(stderr, "\n");
+    exit(1);
+}
+
+static long env_long(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    return v != NULL && *v != '\0' ? atol(v) : dflt;
+}
+
+static void write_samples(const char *figure, const long long *s, size_t n)
+{
+    char path[4096];
+    FILE *f;
+    size_t i;
+    snprintf(path, sizeof(path), "%s/%s.%d", out_dir, figure, myrank);
+    f = fopen(path, "a");
+    if (f == NULL) {
+        fail("cannot write %s: %s", path, strerror(errno));
+    }
+    for (i = 0; i < n; i++) {
+        fprintf(f, "%lld\n", s[i]);
+    }
+    fclose(f);
+}
+
+static void write_one(const char *figure, long long v)
+{
+    write_samples(figure, &v, 1);
+}
+
+static void wait_go(void)
+{
+    const char *fd = getenv("BENCH_GO_FD");
+    char c;
+    if (fd == NULL) {
+        return;
+    }
+    while (read(atoi(fd), &c, 1) > 0) {
+    }
+    close(atoi(fd));
+    t_go = bench_now_ns();
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        fail("out of memory");
+    }
+    return p;
+}
+
+static void fill(unsigned char *buf, int rank, int key, int round)
+{
+    int i;
+    for (i = 0; i < KEYSIZE; i++) {
+        buf[i] = (unsigned char) (rank * 31 + key * 7 + round + i);
+    }
+}
+
+static void put_key(const char *key, int rank, int k, int round)
+{
+    unsigned char buf[KEYSIZE];
+    pmix_value_t v;
+    pmix_status_t rc;
+    fill(buf, rank, k, round);
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo.bytes = (char *) buf;
+    v.data.bo.size = KEYSIZE;
+    rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Put(%s): %s", key, PMIx_Error_string(rc));
+    }
+}
+
+static void check_key(const pmix_value_t *v, const char *key, int rank, int k, int round)
+{
+    unsigned char want[KEYSIZE];
+    fill(want, rank, k, round);
+    if (v->type != PMIX_BYTE_OBJECT || v->data.bo.size != KEYSIZE
+        || memcmp(v->data.bo.bytes, want, KEYSIZE) != 0) {
+        fail("PMIx_Get(rank %d, %s) returned the wrong value (type %s, size %zu)", rank, key,
+             PMIx_Data_type_string(v->type),
+             v->type == PMIX_BYTE_OBJECT ? v->data.bo.size : (size_t) 0);
+    }
+}
+
+static void fence(bool collect, const char *what)
+{
+    pmix_proc_t all;
+    pmix_info_t info;
+    bool yes = true;
+    pmix_status_t rc;
+    PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
+    if (collect) {
+        PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+        rc = PMIx_Fence(&all, 1, &info, 1);
+        PMIX_INFO_DESTRUCT(&info);
+    } else {
+        rc = PMIx_Fence(&all, 1, NULL, 0);
+    }
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Fence(%s) %s: %s", collect ? "collect" : "no collect", what,
+             PMIx_Error_string(rc));
+    }
+}
+
+/* Time PMIx_Get(proc, key) `iters` times after `warmup` untimed calls; check the value with
+ * `check` on the first and last call. */
+typedef void (*check_fn)(const pmix_value_t *v, void *arg);
+
+static void time_get(const char *figure, const pmix_proc_t *proc, const char *key, long iters,
+                     long warmup, check_fn check, void *arg)
+{
+    long long *s = xmalloc(sizeof(long long) * (size_t) iters);
+    long i;
+    for (i = -warmup; i < iters; i++) {
+        pmix_value_t *v = NULL;
+        long long t0 = bench_now_ns(), t1;
+        pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &v);
+        t1 = bench_now_ns();
+        if (rc != PMIX_SUCCESS || v == NULL) {
+            fail("PMIx_Get(%s:%d, %s) call %ld: %s", proc->nspace, (int) proc->rank, key,
+                 i + warmup, PMIx_Error_string(rc));
+        }
+        if (i >= 0) {
+            s[i] = t1 - t0;
+        }
+        if ((i == -warmup || i == iters - 1) && check != NULL) {
+            check(v, arg);
+        }
+        PMIX_VALUE_RELEASE(v);
+    }
+    write_samples(figure, s, (size_t) iters);
+    free(s);
+}
+
+static void check_u16(const pmix_value_t *v, void *arg)
+{
+    uint16_t want = (uint16_t) (uintptr_t) arg;
+    if (v->type != PMIX_UINT16 || v->data.uint16 != want) {
+        fail("PMIx_Get(PMIX_LOCAL_RANK) returned type %s value %u, want %u",
+             PMIx_Data_type_string(v->type), v->type == PMIX_UINT16 ? v->data.uint16 : 0, want);
+    }
+}
+
+static void check_u32(const pmix_value_t *v, void *arg)
+{
+    uint32_t want = (uint32_t) (uintptr_t) arg;
+    if (v->type != PMIX_UINT32 || v->data.uint32 != want) {
+        fail("PMIx_Get(WILDCARD, PMIX_JOB_SIZE) returned type %s value %u, want %u",
+             PMIx_Data_type_string(v->type), v->type == PMIX_UINT32 ? v->data.uint32 : 0, want);
+    }
+}
+
+struct peer_check {
+    int rank, k, round;
+    const char *key;
+};
+
+static void check_peer(const pmix_value_t *v, void *arg)
+{
+    struct peer_check *c = arg;
+    check_key(v, c->key, c->rank, c->k, c->round);
+}
+
+static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
+{
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &v);
+    uint32_t r;
+    if (rc != PMIX_SUCCESS || v == NULL) {
+        fail("PMIx_Get(%s): %s", key, PMIx_Error_string(rc));
+    }
+    if (v->type != PMIX_UINT32) {
+        fail("PMIx_Get(%s): type %s", key, PMIx_Data_type_string(v->type));
+    }
+    r = v->data.uint32;
+    PMIX_VALUE_RELEASE(v);
+    return r;
+}
+
+static int mode_init(void)
+{
+    pmix_status_t rc;
+    long long t0, t1, t2;
+    wait_go();
+    t0 = bench_now_ns();
+    rc = PMIx_Init(&me, NULL, 0);
+    t1 = bench_now_ns();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Init: %s", PMIx_Error_string(rc));
+    }
+    myrank = (int) me.rank;
+    bench_record_lib("client", myrank);
+    write_one("init", t1 - t0);
+    write_one("init_ret", t1);
+    t1 = bench_now_ns();   /* not counting the writes */
+    rc = PMIx_Finalize(NULL, 0);
+    t2 = bench_now_ns();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Finalize: %s", PMIx_Error_string(rc));
+    }
+    write_one("finalize", t2 - t1);
+    return 0;
+}
+
+static int mode_main(void)
+{
+    long iters = env_long("BENCH_GET_ITERS", 20000), rounds = env_long("BENCH_FENCE_ROUNDS", 200);
+    long dmrounds = env_long("BENCH_DM_ROUNDS", 20), warmup = env_long("BENCH_WARMUP", 100);
+    pmix_proc_t wild, peer;
+    uint32_t jobsize, localsize;
+    pmix_status_t rc;
+    long long *s, *s2;
+    char key[PMIX_MAX_KEYLEN + 1];
+    long r, i;
+    int k, npeer;
+
+    wait_go();
+    rc = PMIx_Init(&me, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Init: %s", PMIx_Error_string(rc));
+    }
+    myrank = (int) me.rank;
+    bench_record_lib("client", myrank);
+    PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    jobsize = get_u32(&wild, PMIX_JOB_SIZE);
+    localsize = get_u32(&wild, PMIX_LOCAL_SIZE);
+    npeer = (int) ((me.rank + 1) % localsize);   /* local ranks are 0..localsize-1 */
+    PMIX_LOAD_PROCID(&peer, me.nspace, (pmix_rank_t) npeer);
+
+    /* the cost of one timing */
+    s = xmalloc(sizeof(long long) * 1000);
+    for (i = 0; i < 1000; i++) {
+        long long t0 = bench_now_ns();
+        s[i] = bench_now_ns() - t0;
+    }
+    write_samples("clock", s, 1000);
+    free(s);
+
+    /* job-level data */
+    time_get("get_local_rank", &me, PMIX_LOCAL_RANK, iters, warmup, check_u16,
+             (void *) (uintptr_t) me.rank);
+    time_get("get_job_size", &wild, PMIX_JOB_SIZE, iters, warmup, check_u32,
+             (void *) (uintptr_t) jobsize);
+
+    /* Put+Commit+Fence with data collection */
+    s = xmalloc(sizeof(long long) * (size_t) rounds);
+    s2 = xmalloc(sizeof(long long) * (size_t) rounds);
+    fence(false, "before the collecting rounds");
+    for (r = 0; r < rounds; r++) {
+        long long t0 = bench_now_ns(), t1, t2;
+        for (k = 0; k < NKEYS; k++) {
+            snprintf(key, sizeof(key), "bench.key.%d", k);
+            put_key(key, (int) me.rank, k, (int) r);
+        }
+        rc = PMIx_Commit();
+        if (rc != PMIX_SUCCESS) {
+            fail("PMIx_Commit: %s", PMIx_Error_string(rc));
+        }
+        t1 = bench_now_ns();
+        fence(true, "collecting round");
+        t2 = bench_now_ns();
+        s[r] = t2 - t0;
+        s2[r] = t2 - t1;
+    }
+    write_samples("fence_collect_round", s, (size_t) rounds);
+    write_samples("fence_collect", s2, (size_t) rounds);
+
+    /* Get of a peer's key after the collecting fences */
+    {
+        struct peer_check c = {npeer, 3, (int) rounds - 1, "bench.key.3"};
+        time_get("get_peer", &peer, "bench.key.3", iters, warmup, check_peer, &c);
+    }
+
+    /* barrier fences */
+    for (r = 0; r < rounds; r++) {
+        long long t0 = bench_now_ns();
+        fence(false, "barrier round");
+        s[r] = bench_now_ns() - t0;
+    }
+    write_samples("fence_barrier", s, (size_t) rounds);
+    free(s);
+    free(s2);
+
+    /* direct modex: a fresh key each round, fence without collection, first touch */
+    s = xmalloc(sizeof(long long) * (size_t) dmrounds);
+    s2 = xmalloc(sizeof(long long) * (size_t) dmrounds);
+    for (r = 0; r < dmrounds; r++) {
+        pmix_value_t *v = NULL;
+        long long t0, t1, t2;
+        snprintf(key, sizeof(key), "bench.dm.%ld", r);
+        put_key(key, (int) me.rank, 0, (int) r);
+        rc = PMIx_Commit();
+        if (rc != PMIX_SUCCESS) {
+            fail("PMIx_Commit: %s", PMIx_Error_string(rc));
+        }
+        fence(false, "before direct modex");
+        t0 = bench_now_ns();
+        rc = PMIx_Get(&peer, key, NULL, 0, &v);
+        t1 = bench_now_ns();
+        if (rc != PMIX_SUCCESS || v == NULL) {
+            fail("PMIx_Get(rank %d, %s) (direct modex, first): %s", npeer, key,
+                 PMIx_Error_string(rc));
+        }
+        check_key(v, key, npeer, 0, (int) r);
+        PMIX_VALUE_RELEASE(v);
+        v = NULL;
+        t1 = t1 - t0;
+        t0 = bench_now_ns();
+        rc = PMIx_Get(&peer, key, NULL, 0, &v);
+        t2 = bench_now_ns();
+        if (rc != PMIX_SUCCESS || v == NULL) {
+            fail("PMIx_Get(rank %d, %s) (direct modex, repeat): %s", npeer, key,
+                 PMIx_Error_string(rc));
+        }
+        check_key(v, key, npeer, 0, (int) r);
+        PMIX_VALUE_RELEASE(v);
+        s[r] = t1;
+        s2[r] = t2 - t0;
+    }
+    write_samples("dmodex_first", s, (size_t) dmrounds);
+    write_samples("dmodex_repeat", s2, (size_t) dmrounds);
+    free(s);
+    free(s2);
+
+    /* memory, everyone at the same point */
+    fence(false, "before measuring memory");
+    write_one("mem_client_pss", bench_pss_kb(getpid()));
+    write_one("mem_client_rss", bench_smaps_kb(getpid(), "Rss:"));
+    if (me.rank == 0) {
+        write_one("mem_host_pss", bench_pss_kb(getppid()));
+        write_one("mem_host_rss", bench_smaps_kb(getppid(), "Rss:"));
+    }
+    fence(false, "after measuring memory");
+
+    rc = PMIx_Finalize(NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Finalize: %s", PMIx_Error_string(rc));
+    }
+    return 0;
+}
+
+static int mode_tool(void)
+{
+    const char *spid = getenv("BENCH_SERVER_PID");
+    const char *tmp = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+    pid_t pid = spid != NULL ? (pid_t) atoi(spid) : getppid();
+    pmix_info_t info[2];
+    pmix_status_t rc;
+    long long t0, t1, t2;
+    myrank = (int) getpid();   /* the sample files are named after the process */
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
+    t0 = bench_now_ns();
+    rc = PMIx_tool_init(&me, info, 2);
+    t1 = bench_now_ns();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_tool_init(server pid %d): %s", (int) pid, PMIx_Error_string(rc));
+    }
+    bench_record_lib("tool", myrank);
+    write_one("tool_init", t1 - t0);
+    t1 = bench_now_ns();
+    rc = PMIx_tool_finalize();
+    t2 = bench_now_ns();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_tool_finalize: %s", PMIx_Error_string(rc));
+    }
+    write_one("tool_finalize", t2 - t1);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    out_dir = getenv("BENCH_OUT");
+    if (argc != 2 || out_dir == NULL) {
+        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "init") == 0) {
+        return mode_init();
+    }
+    if (strcmp(argv[1], "main") == 0) {
+        return mode_main();
+    }
+    if (strcmp(argv[1], "tool") == 0) {
+        return mode_tool();
+    }
+    fprintf(stderr, "bclient: unknown mode %s\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,835 @@
+/* bhost: the benchmark host. A minimal PMIx host ("resource manager") for one machine written
+ * on the public server API only (pmix_server.h), so that the same binary runs over the reference
+ * OpenPMIx library and over ours; the library is chosen with LD_LIBRARY_PATH.
+ *
+ * usage: bhost [-n N] [-j JOBSIZE] [-r REPEAT] [-t SECONDS] [-H CPU] [-C CPU] [-T K] -- prog args...
+ *
+ *   -n N        local processes to start (default 1)
+ *   -j JOBSIZE  ranks registered in the namespace (default N). Ranks 0..N-1 are local; the
+ *               others are placed on synthetic remote nodes of 32 ranks each (full per-process
+ *               data for every rank), so that memory can be measured against the job size.
+ *               They never run: a fence over the whole job reaches fence_nb, which completes
+ *               with the local contribution; direct modex for them answers NOT_FOUND.
+ *   -r REPEAT   run the job REPEAT times, one after the other, each in a fresh namespace
+ *   -t SECONDS  watchdog: kill everything and exit 124 after this long (default 120)
+ *   -H CPU      pin the host (and the library's threads, started later) to CPU (-1: no pinning)
+ *   -C CPU      pin every client to CPU (-1: no pinning)
+ *   -T K        tool mode: no job; the server is started with tool support and the program is
+ *               run K times, one after the other, as a plain child (not a client), with
+ *               BENCH_SERVER_PID set; it is expected to connect to this server as a tool
+ *
+ * Start: the N clients are forked and exec'ed first, then released together: every client
+ * blocks reading the pipe named by BENCH_GO_FD until the host closes its end, which it does
+ * once all N are running. The host writes the CLOCK_MONOTONIC time of the release (ns) to
+ * $BENCH_OUT/go.<repeat> and its own PSS (kB) after registering the namespace, before any
+ * client exists, to $BENCH_OUT/host_pss_registered.<repeat> (RSS: host_rss_registered), and
+ * at the end the number of upcalls of each kind to $BENCH_OUT/upcalls, if BENCH_OUT is set.
+ *
+ * Exit status: 0 if every client exited 0; else the first non-zero code (128+signal when
+ * signalled); 124 on the watchdog. Every failure is also described on stderr.
+ *
+ * Threads: upcalls run on the library's progress thread and never answer from inside the
+ * upcall (the reference mishandles some inline answers); answers go through one answer thread.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include "common.h"
+
+extern char **environ;
+
+#define REMOTE_PPN 32
+
+static char hostname[256];
+static const char *out_dir;
+
+/* upcall counts, written to $BENCH_OUT/upcalls at the end: which operations each library
+ * passes to the host */
+static volatile long n_fence, n_fence_bytes, n_dmodex, n_connected, n_finalized;
+
+/* The watchdog kills every child without taking locks. */
+#define MAX_PIDS 65536
+static volatile pid_t all_pids[MAX_PIDS];
+static volatile sig_atomic_t npids;
+
+static void die(const char *what)
+{
+    fprintf(stderr, "bhost: %s\n", what);
+    exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (p == NULL) {
+        die("out of memory");
+    }
+    return p;
+}
+
+/* -- blocking waits on library callbacks ----------------------------------------------------- */
+
+typedef struct {
+    pthread_mutex_t m;
+    pthread_cond_t c;
+    bool done;
+    pmix_status_t status;
+} waiter_t;
+
+static void waiter_init(waiter_t *w)
+{
+    pthread_mutex_init(&w->m, NULL);
+    pthread_cond_init(&w->c, NULL);
+    w->done = false;
+    w->status = PMIX_ERROR;
+}
+
+static void waiter_op_cb(pmix_status_t status, void *cbdata)
+{
+    waiter_t *w = cbdata;
+    pthread_mutex_lock(&w->m);
+    w->status = status;
+    w->done = true;
+    pthread_cond_signal(&w->c);
+    pthread_mutex_unlock(&w->m);
+}
+
+static pmix_status_t waiter_wait(waiter_t *w)
+{
+    pthread_mutex_lock(&w->m);
+    while (!w->done) {
+        pthread_cond_wait(&w->c, &w->m);
+    }
+    pthread_mutex_unlock(&w->m);
+    pthread_mutex_destroy(&w->m);
+    pthread_cond_destroy(&w->c);
+    return w->status;
+}
+
+/* A non-blocking call with an op callback, waited for. */
+#define CALL_WAIT(rc, call_with_cb)                                                   \
+    do {                                                                              \
+        waiter_t w_;                                                                  \
+        waiter_init(&w_);                                                             \
+        pmix_op_cbfunc_t cb_ = waiter_op_cb;                                          \
+        void *cbd_ = &w_;                                                             \
+        (rc) = call_with_cb;                                                          \
+        if ((rc) == PMIX_SUCCESS) {                                                   \
+            (rc) = waiter_wait(&w_);                                                  \
+        } else if ((rc) == PMIX_OPERATION_SUCCEEDED) {                                \
+            (rc) = PMIX_SUCCESS;                                                      \
+        }                                                                             \
+        (void) cb_;                                                                   \
+        (void) cbd_;                                                                  \
+    } while (0)
+
+/* -- answers ---------------------------------------------------------------------------------- */
+
+typedef struct answer {
+    int kind; /* 0 op, 1 modex */
+    pmix_status_t status;
+    pmix_op_cbfunc_t op;
+    pmix_modex_cbfunc_t modex;
+    void *cbdata;
+    char *data;
+    size_t ndata;
+    struct answer *next;
+} answer_t;
+
+static pthread_mutex_t answer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t answer_cond = PTHREAD_COND_INITIALIZER;
+static answer_t *answers, **answers_tail = &answers;
+static bool answers_stop;
+
+static void answer_post(answer_t *a)
+{
+    pthread_mutex_lock(&answer_lock);
+    *answers_tail = a;
+    answers_tail = &a->next;
+    pthread_cond_signal(&answer_cond);
+    pthread_mutex_unlock(&answer_lock);
+}
+
+static void answer_op(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
+{
+    answer_t *a;
+    if (cbfunc == NULL) {
+        return;
+    }
+    a = xcalloc(1, sizeof(*a));
+    a->kind = 0;
+    a->op = cbfunc;
+    a->cbdata = cbdata;
+    a->status = status;
+    answer_post(a);
+}
+
+static void answer_modex(pmix_modex_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
+                         char *data, size_t ndata)
+{
+    answer_t *a;
+    if (cbfunc == NULL) {
+        free(data);
+        return;
+    }
+    a = xcalloc(1, sizeof(*a));
+    a->kind = 1;
+    a->modex = cbfunc;
+    a->cbdata = cbdata;
+    a->status = status;
+    a->data = data;
+    a->ndata = ndata;
+    answer_post(a);
+}
+
+static void free_buffer(void *cbdata)
+{
+    free(cbdata);
+}
+
+static void *answer_thread(void *arg)
+{
+    (void) arg;
+    pthread_mutex_lock(&answer_lock);
+    for (;;) {
+        answer_t *a = answers;
+        if (a == NULL) {
+            if (answers_stop) {
+                break;
+            }
+            pthread_cond_wait(&answer_cond, &answer_lock);
+            continue;
+        }
+        answers = a->next;
+        if (answers == NULL) {
+            answers_tail = &answers;
+        }
+        pthread_mutex_unlock(&answer_lock);
+        if (a->kind == 0) {
+            a->op(a->status, a->cbdata);
+        } else {
+            a->modex(a->status, a->data, a->ndata, a->cbdata, a->data ? free_buffer : NULL,
+                     a->data);
+        }
+        free(a);
+        pthread_mutex_lock(&answer_lock);
+    }
+    pthread_mutex_unlock(&answer_lock);
+    return NULL;
+}
+
+/* -- upcalls ---------------------------------------------------------------------------------- */
+
+static pmix_status_t client_connected(const pmix_proc_t *proc, void *server_object,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void) proc;
+    (void) server_object;
+    __sync_fetch_and_add(&n_connected, 1);
+    answer_op(cbfunc, cbdata, PMIX_SUCCESS);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t client_finalized(const pmix_proc_t *proc, void *server_object,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void) proc;
+    (void) server_object;
+    __sync_fetch_and_add(&n_finalized, 1);
+    answer_op(cbfunc, cbdata, PMIX_SUCCESS);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t abort_fn(const pmix_proc_t *proc, void *server_object, int status,
+                              const char msg[], pmix_proc_t procs[], size_t nprocs,
+                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    sig_atomic_t n;
+    (void) server_object;
+    (void) procs;
+    (void) nprocs;
+    fprintf(stderr, "bhost: abort from %s:%u status %d: %s\n", proc->nspace, proc->rank, status,
+            msg ? msg : "");
+    for (n = 0; n < npids; n++) {
+        kill(all_pids[n], SIGKILL);
+    }
+    answer_op(cbfunc, cbdata, PMIX_SUCCESS);
+    return PMIX_SUCCESS;
+}
+
+/* Only one server exists, so a fence the library passes up is complete at once: every
+ * contributor gets back the data it gave (which is the data of all local participants). */
+static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    char *copy = NULL;
+    (void) procs;
+    (void) nprocs;
+    (void) info;
+    (void) ninfo;
+    __sync_fetch_and_add(&n_fence, 1);
+    __sync_fetch_and_add(&n_fence_bytes, (long) ndata);
+    if (ndata > 0) {
+        copy = xcalloc(1, ndata);
+        memcpy(copy, data, ndata);
+    }
+    answer_modex(cbfunc, cbdata, PMIX_SUCCESS, copy, ndata);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t direct_modex(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                                  pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    (void) proc;
+    (void) info;
+    (void) ninfo;
+    __sync_fetch_and_add(&n_dmodex, 1);
+    /* every running process is local: there is no other server to ask */
+    answer_modex(cbfunc, cbdata, PMIX_ERR_NOT_FOUND, NULL, 0);
+    return PMIX_SUCCESS;
+}
+
+/* A tool connecting: give it its own namespace, rank 0. Answered from inside the upcall, as
+ * ctests/tools/thost.c does on both libraries. */
+static volatile long n_tools;
+static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
+                           void *cbdata)
+{
+    pmix_proc_t p;
+    long n = __sync_add_and_fetch(&n_tools, 1);
+    (void) info;
+    (void) ninfo;
+    PMIX_LOAD_PROCID(&p, NULL, 0);
+    snprintf(p.nspace, sizeof(p.nspace), "bench-tool-%ld", n);
+    if (cbfunc != NULL) {
+        cbfunc(PMIX_SUCCESS, &p, cbdata);
+    }
+}
+
+static pmix_server_module_t module = {
+    .client_connected = client_connected,
+    .client_finalized = client_finalized,
+    .abort = abort_fn,
+    .fence_nb = fence_nb,
+    .direct_modex = direct_modex,
+    .tool_connected = tool_connected,
+};
+
+/* -- registration ----------------------------------------------------------------------------- */
+
+static void info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type)
+{
+    PMIX_INFO_LOAD(info, key, data, type);
+}
+
+static uint32_t node_of(pmix_rank_t r, int nlocal)
+{
+    return (int) r < nlocal ? 0 : 1 + (r - (pmix_rank_t) nlocal) / REMOTE_PPN;
+}
+
+static void node_name(uint32_t node, char *buf, size_t len)
+{
+    if (node == 0) {
+        snprintf(buf, len, "%s", hostname);
+    } else {
+        snprintf(buf, len, "bnode%05u", node);
+    }
+}
+
+static pmix_status_t register_job(const char *nspace, int nlocal, int jobsize)
+{
+    pmix_info_t *info;
+    size_t ninfo, k = 0;
+    pmix_rank_t r;
+    uint32_t u32, nnodes = node_of((pmix_rank_t) jobsize - 1, nlocal) + 1, nd;
+    char *peers, *nodes, *ppn_in, *regex = NULL, *ppn = NULL, *p;
+    char name[300];
+    uint32_t appnum = 0;
+    pmix_status_t rc;
+
+    peers = xcalloc((size_t) nlocal, 12);
+    for (r = 0, p = peers; (int) r < nlocal; r++) {
+        p += sprintf(p, "%s%u", r ? "," : "", r);
+    }
+    nodes = xcalloc(nnodes, 300);
+    for (nd = 0, p = nodes; nd < nnodes; nd++) {
+        node_name(nd, name, sizeof(name));
+        p += sprintf(p, "%s%s", nd ? "," : "", name);
+    }
+    ppn_in = xcalloc((size_t) jobsize, 12);
+    for (r = 0, p = ppn_in; (int) r < jobsize; r++) {
+        const char *sep = r == 0 ? "" : node_of(r, nlocal) != node_of(r - 1, nlocal) ? ";" : ",";
+        p += sprintf(p, "%s%u", sep, r);
+    }
+    if (PMIx_generate_regex(nodes, &regex) != PMIX_SUCCESS
+        || PMIx_generate_ppn(ppn_in, &ppn) != PMIX_SUCCESS) {
+        die("PMIx_generate_regex/ppn failed");
+    }
+
+    ninfo = 16 + (size_t) jobsize;
+    PMIX_INFO_CREATE(info, ninfo);
+    u32 = (uint32_t) jobsize;
+    info_load(&info[k++], PMIX_UNIV_SIZE, &u32, PMIX_UINT32);
+    info_load(&info[k++], PMIX_JOB_SIZE, &u32, PMIX_UINT32);
+    info_load(&info[k++], PMIX_MAX_PROCS, &u32, PMIX_UINT32);
+    u32 = (uint32_t) nlocal;
+    info_load(&info[k++], PMIX_LOCAL_SIZE, &u32, PMIX_UINT32);
+    info_load(&info[k++], PMIX_LOCAL_PEERS, peers, PMIX_STRING);
+    info_load(&info[k++], PMIX_APPNUM, &appnum, PMIX_UINT32);
+    info_load(&info[k++], PMIX_NUM_NODES, &nnodes, PMIX_UINT32);
+    info_load(&info[k++], PMIX_NODE_MAP, regex, PMIX_REGEX);
+    info_load(&info[k++], PMIX_PROC_MAP, ppn, PMIX_REGEX);
+    info_load(&info[k++], PMIX_JOBID, nspace, PMIX_STRING);
+    info_load(&info[k++], PMIX_NSPACE, nspace, PMIX_STRING);
+    info_load(&info[k++], PMIX_HOSTNAME, hostname, PMIX_STRING);
+    u32 = 0;
+    info_load(&info[k++], PMIX_NODEID, &u32, PMIX_UINT32);
+    for (r = 0; (int) r < jobsize; r++) {
+        pmix_data_array_t *darray;
+        pmix_info_t *pi;
+        uint32_t node = node_of(r, nlocal), an = 0;
+        uint16_t lrank = (uint16_t) (node == 0 ? r : (r - (pmix_rank_t) nlocal) % REMOTE_PPN);
+        node_name(node, name, sizeof(name));
+        PMIX_DATA_ARRAY_CREATE(darray, 6, PMIX_INFO);
+        pi = darray->array;
+        info_load(&pi[0], PMIX_RANK, &r, PMIX_PROC_RANK);
+        info_load(&pi[1], PMIX_LOCAL_RANK, &lrank, PMIX_UINT16);
+        info_load(&pi[2], PMIX_NODE_RANK, &lrank, PMIX_UINT16);
+        info_load(&pi[3], PMIX_APPNUM, &an, PMIX_UINT32);
+        info_load(&pi[4], PMIX_HOSTNAME, name, PMIX_STRING);
+        info_load(&pi[5], PMIX_NODEID, &node, PMIX_UINT32);
+        PMIX_LOAD_KEY(info[k].key, PMIX_PROC_DATA);
+        info[k].value.type = PMIX_DATA_ARRAY;
+        info[k].value.data.darray = darray;
+        k++;
+    }
+    free(peers);
+    free(nodes);
+    free(ppn_in);
+    free(regex);
+    free(ppn);
+
+    CALL_WAIT(rc, PMIx_server_register_nspace(nspace, nlocal, info, k, cb_, cbd_));
+    PMIX_INFO_FREE(info, ninfo);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "bhost: PMIx_server_register_nspace(%s, job size %d): %s\n", nspace,
+                jobsize, PMIx_Error_string(rc));
+    }
+    return rc;
+}
+
+/* -- environment ------------------------------------------------------------------------------ */
+
+static size_t argv_len(char **a)
+{
+    size_t n = 0;
+    while (a != NULL && a[n] != NULL) {
+        n++;
+    }
+    return n;
+}
+
+static char **env_copy(void)
+{
+    size_t n = argv_len(environ), i;
+    char **c = xcalloc(n + 1, sizeof(char *));
+    for (i = 0; i < n; i++) {
+        c[i] = strdup(environ[i]);
+    }
+    return c;
+}
+
+static void env_free(char **a)
+{
+    size_t i;
+    for (i = 0; a != NULL && a[i] != NULL; i++) {
+        free(a[i]);
+    }
+    free(a);
+}
+
+/* -- main ------------------------------------------------------------------------------------- */
+
+static void on_fatal_signal(int sig)
+{
+    sig_atomic_t n;
+    for (n = 0; n < npids; n++) {
+        kill(all_pids[n], SIGKILL);
+    }
+    if (sig == SIGALRM) {
+        static const char msg[] = "bhost: watchdog expired, killing every client\n";
+        if (write(2, msg, sizeof(msg) - 1) < 0) {
+            _exit(124);
+        }
+        _exit(124);
+    }
+    _exit(128 + sig);
+}
+
+static void pin_self(int cpu)
+{
+    cpu_set_t set;
+    if (cpu < 0) {
+        return;
+    }
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+        fprintf(stderr, "bhost: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+    }
+}
+
+static void write_value(const char *name, int rep, long long v)
+{
+    char path[4096];
+    FILE *f;
+    if (out_dir == NULL) {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/%s.%d", out_dir, name, rep);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "bhost: cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
+    fprintf(f, "%lld\n", v);
+    fclose(f);
+}
+
+static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
+{
+    char nspace[PMIX_MAX_NSLEN + 1];
+    pid_t *pids = xcalloc((size_t) nlocal, sizeof(pid_t));
+    int gofd[2], i, failure = 0, left;
+    pmix_status_t rc;
+    pmix_proc_t proc;
+    char gofd_env[64];
+
+    snprintf(nspace, sizeof(nspace), "bench.%d.%d", (int) getpid(), rep);
+    if (register_job(nspace, nlocal, jobsize) != PMIX_SUCCESS) {
+        return 1;
+    }
+    write_value("host_pss_registered", rep, bench_pss_kb(getpid()));
+    write_value("host_rss_registered", rep, bench_smaps_kb(getpid(), "Rss:"));
+
+    if (pipe(gofd) != 0) {
+        die("pipe failed");
+    }
+    fcntl(gofd[1], F_SETFD, FD_CLOEXEC);
+    snprintf(gofd_env, sizeof(gofd_env), "%d", gofd[0]);
+    setenv("BENCH_GO_FD", gofd_env, 1);
+
+    for (i = 0; i < nlocal; i++) {
+        char **env;
+        pid_t pid;
+        PMIX_LOAD_PROCID(&proc, nspace, (pmix_rank_t) i);
+        CALL_WAIT(rc, PMIx_server_register_client(&proc, getuid(), getgid(), NULL, cb_, cbd_));
+        if (rc != PMIX_SUCCESS) {
+            fprintf(stderr, "bhost: PMIx_server_register_client(%s:%d): %s\n", nspace, i,
+                    PMIx_Error_string(rc));
+            failure = 1;
+            break;
+        }
+        env = env_copy();
+        rc = PMIx_server_setup_fork(&proc, &env);
+        if (rc != PMIX_SUCCESS) {
+            fprintf(stderr, "bhost: PMIx_server_setup_fork(%s:%d): %s\n", nspace, i,
+                    PMIx_Error_string(rc));
+            env_free(env);
+            failure = 1;
+            break;
+        }
+        fflush(NULL);
+        pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "bhost: fork: %s\n", strerror(errno));
+            env_free(env);
+            failure = 1;
+            break;
+        }
+        if (pid == 0) {
+            static const char msg[] = "bhost: exec failed\n";
+            struct sigaction dfl;
+            sigset_t none;
+            memset(&dfl, 0, sizeof(dfl));
+            dfl.sa_handler = SIG_DFL;
+            sigaction(SIGPIPE, &dfl, NULL);
+            sigaction(SIGALRM, &dfl, NULL);
+            sigaction(SIGTERM, &dfl, NULL);
+            sigaction(SIGINT, &dfl, NULL);
+            sigemptyset(&none);
+            sigprocmask(SIG_SETMASK, &none, NULL);
+            alarm(0);
+            if (client_cpu >= 0) {
+                cpu_set_t set;
+                CPU_ZERO(&set);
+                CPU_SET(client_cpu, &set);
+                sched_setaffinity(0, sizeof(set), &set);
+            }
+            execve(cmd[0], cmd, env);
+            if (write(2, msg, sizeof(msg) - 1) < 0) {
+                _exit(127);
+            }
+            _exit(127);
+        }
+        env_free(env);
+        pids[i] = pid;
+        if (npids < MAX_PIDS) {
+            all_pids[npids] = pid;
+            npids = npids + 1;
+        }
+    }
+    close(gofd[0]);
+    /* release the clients together */
+    write_value("go", rep, bench_now_ns());
+    close(gofd[1]);
+
+    /* wait for every client started */
+    left = 0;
+    for (i = 0; i < nlocal; i++) {
+        left += pids[i] > 0;
+    }
+    while (left > 0) {
+        int status, code;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            break;
+        }
+        for (i = 0; i < nlocal; i++) {
+            if (pids[i] != pid) {
+                continue;
+            }
+            left--;
+            code = WIFEXITED(status) ? WEXITSTATUS(status)
+                   : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+            if (code != 0) {
+                if (WIFSIGNALED(status)) {
+                    fprintf(stderr, "bhost: %s:%d (pid %d) killed by signal %d\n", nspace, i,
+                            (int) pid, WTERMSIG(status));
+                } else {
+                    fprintf(stderr, "bhost: %s:%d (pid %d) exited with code %d\n", nspace, i,
+                            (int) pid, code);
+                }
+                if (failure == 0) {
+                    int j;
+                    failure = code;
+                    /* the others would wait for it in their next fence: stop them now */
+                    for (j = 0; j < nlocal; j++) {
+                        if (pids[j] > 0 && j != i) {
+                            kill(pids[j], SIGKILL);
+                        }
+                    }
+                    fprintf(stderr, "bhost: killed the other clients of %s\n", nspace);
+                }
+            }
+            PMIX_LOAD_PROCID(&proc, nspace, (pmix_rank_t) i);
+            {
+                waiter_t w;
+                waiter_init(&w);
+                PMIx_server_deregister_client(&proc, waiter_op_cb, &w);
+                waiter_wait(&w);
+            }
+        }
+    }
+    {
+        waiter_t w;
+        waiter_init(&w);
+        PMIx_server_deregister_nspace(nspace, waiter_op_cb, &w);
+        waiter_wait(&w);
+    }
+    free(pids);
+    return failure;
+}
+
+/* Run `cmd` K times, one after the other, as plain children (tools). */
+static int run_tools(int k, int cpu, char **cmd)
+{
+    char pidenv[32];
+    int i, failure = 0;
+    snprintf(pidenv, sizeof(pidenv), "%d", (int) getpid());
+    setenv("BENCH_SERVER_PID", pidenv, 1);
+    unsetenv("BENCH_GO_FD");
+    for (i = 0; i < k && failure == 0; i++) {
+        int status;
+        pid_t pid;
+        fflush(NULL);
+        pid = fork();
+        if (pid < 0) {
+            fprintf(stderr, "bhost: fork: %s\n", strerror(errno));
+            return 1;
+        }
+        if (pid == 0) {
+            struct sigaction dfl;
+            sigset_t none;
+            memset(&dfl, 0, sizeof(dfl));
+            dfl.sa_handler = SIG_DFL;
+            sigaction(SIGPIPE, &dfl, NULL);
+            sigaction(SIGALRM, &dfl, NULL);
+            sigaction(SIGTERM, &dfl, NULL);
+            sigaction(SIGINT, &dfl, NULL);
+            sigemptyset(&none);
+            sigprocmask(SIG_SETMASK, &none, NULL);
+            alarm(0);
+            if (cpu >= 0) {
+                cpu_set_t set;
+                CPU_ZERO(&set);
+                CPU_SET(cpu, &set);
+                sched_setaffinity(0, sizeof(set), &set);
+            }
+            execv(cmd[0], cmd);
+            _exit(127);
+        }
+        if (npids < MAX_PIDS) {
+            all_pids[npids] = pid;
+            npids = npids + 1;
+        }
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            failure = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            fprintf(stderr, "bhost: tool %d (pid %d) failed with %d\n", i, (int) pid, failure);
+        }
+    }
+    return failure;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: bhost [-n N] [-j JOBSIZE] [-r REPEAT] [-t SECONDS] [-H CPU] [-C CPU] "
+                    "[-T K] -- prog args...\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    int nlocal = 1, jobsize = 0, repeat = 1, timeout = 120, host_cpu = -1, client_cpu = -1;
+    int ntools = 0;
+    int i, rep, failure = 0;
+    const char *tmpdir = getenv("TMPDIR");
+    pmix_info_t *info;
+    bool no = false;
+    pmix_status_t rc;
+    pthread_t answer_tid;
+    struct sigaction sa;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        } else if (argv[i][0] != '-') {
+            break;
+        } else if (i + 1 >= argc) {
+            usage();
+        } else if (strcmp(argv[i], "-n") == 0) {
+            nlocal = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-j") == 0) {
+            jobsize = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-r") == 0) {
+            repeat = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-t") == 0) {
+            timeout = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-H") == 0) {
+            host_cpu = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-C") == 0) {
+            client_cpu = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-T") == 0) {
+            ntools = atoi(argv[++i]);
+        } else {
+            usage();
+        }
+    }
+    if (jobsize < nlocal) {
+        jobsize = nlocal;
+    }
+    if (i >= argc || nlocal < 1 || repeat < 1) {
+        usage();
+    }
+    out_dir = getenv("BENCH_OUT");
+    if (tmpdir == NULL) {
+        tmpdir = "/tmp";
+    }
+    gethostname(hostname, sizeof(hostname) - 1);
+    pin_self(host_cpu);
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal_signal;
+    sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    alarm((unsigned) timeout);
+
+    PMIX_INFO_CREATE(info, 4);
+    info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+    info_load(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
+    info_load(&info[2], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
+    {
+        bool tools = ntools > 0;
+        info_load(&info[3], PMIX_SERVER_TOOL_SUPPORT, &tools, PMIX_BOOL);
+    }
+    rc = PMIx_server_init(&module, info, 4);
+    PMIX_INFO_FREE(info, 4);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "bhost: PMIx_server_init: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    bench_record_lib("host", -1);
+    if (pthread_create(&answer_tid, NULL, answer_thread, NULL) != 0) {
+        die("cannot start the answer thread");
+    }
+
+    if (ntools > 0) {
+        failure = run_tools(ntools, client_cpu, &argv[i]);
+    } else {
+        for (rep = 0; rep < repeat && failure == 0; rep++) {
+            failure = run_job(rep, nlocal, jobsize, client_cpu, &argv[i]);
+        }
+    }
+
+    if (out_dir != NULL) {
+        char path[4096];
+        FILE *f;
+        snprintf(path, sizeof(path), "%s/upcalls", out_dir);
+        f = fopen(path, "w");
+        if (f != NULL) {
+            fprintf(f, "client_connected %ld\nclient_finalized %ld\nfence_nb %ld\nfence_nb_bytes %ld\n"
+                       "direct_modex %ld\ntool_connected %ld\n", n_connected, n_finalized, n_fence,
+                    n_fence_bytes, n_dmodex, n_tools);
+            fclose(f);
+        }
+    }
+    pthread_mutex_lock(&answer_lock);
+    answers_stop = true;
+    pthread_cond_signal(&answer_cond);
+    pthread_mutex_unlock(&answer_lock);
+    pthread_join(answer_tid, NULL);
+    alarm(0);
+    rc = PMIx_server_finalize();
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "bhost: PMIx_server_finalize: %s\n", PMIx_Error_string(rc));
+        if (failure == 0) {
+            failure = 1;
+        }
+    }
+    return failure;
+}

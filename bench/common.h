@@ -1,0 +1,88 @@
+/* Helpers shared by the benchmark host and client (no PMIx calls). */
+#ifndef BENCH_COMMON_H
+#define BENCH_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline long long bench_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A field ("Pss:", "Rss:", ...) of /proc/PID/smaps_rollup in kB, or -1. */
+static inline long long bench_smaps_kb(pid_t pid, const char *field)
+{
+    char path[64], line[256];
+    long long v = -1;
+    size_t flen = strlen(field);
+    FILE *f;
+    snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int) pid);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, field, flen) == 0) {
+            v = atoll(line + flen);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
+}
+
+static inline long long bench_pss_kb(pid_t pid)
+{
+    return bench_smaps_kb(pid, "Pss:");
+}
+
+/* Write the path of every libpmix* object mapped by this process to $BENCH_OUT/lib.ROLE[.RANK],
+ * so that the harness can prove which library ran. */
+static inline void bench_record_lib(const char *role, int rank)
+{
+    const char *dir = getenv("BENCH_OUT");
+    char path[4096], line[4096], last[4096] = "";
+    FILE *in, *out;
+    if (dir == NULL) {
+        return;
+    }
+    if (rank >= 0) {
+        snprintf(path, sizeof(path), "%s/lib.%s.%d", dir, role, rank);
+    } else {
+        snprintf(path, sizeof(path), "%s/lib.%s", dir, role);
+    }
+    in = fopen("/proc/self/maps", "r");
+    out = fopen(path, "w");
+    if (in == NULL || out == NULL) {
+        if (in) {
+            fclose(in);
+        }
+        if (out) {
+            fclose(out);
+        }
+        return;
+    }
+    while (fgets(line, sizeof(line), in) != NULL) {
+        char *p = strchr(line, '/'), *base;
+        if (p == NULL) {
+            continue;
+        }
+        p[strcspn(p, "\n")] = '\0';
+        base = strrchr(p, '/') + 1;
+        if (strncmp(base, "libpmix", 7) == 0 && strcmp(p, last) != 0) {
+            fprintf(out, "%s\n", p);
+            snprintf(last, sizeof(last), "%s", p);
+        }
+    }
+    fclose(in);
+    fclose(out);
+}
+
+#endif

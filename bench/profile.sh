@@ -1,0 +1,102 @@
+#!/bin/bash
+# Profiles behind the notes of docs/BENCHMARKS.md (bench/notes.md). perf is not usable in this
+# VM; valgrind counts instructions (callgrind) and heap (massif), strace shows the waits.
+#
+#   bench/profile.sh handshake   strace of the host: time our server spends per client
+#                                connection reading /proc/net/tcp (PMIx_Init cost)
+#   bench/profile.sh dmodex      callgrind of the host (server side of direct modex), then of the
+#                                two clients (client side), N=2, 20 direct-modex rounds
+#   bench/profile.sh memory      massif of one client of a 10,000-rank job (N=1), summarised by
+#                                bench/massif_summary.py (peak heap by allocating frame)
+#   bench/profile.sh all         all three
+#
+# LIB=ref profiles the reference instead of ours. Output: build/bench/profile/ (or
+# $BENCH_BUILD/profile); the summaries are printed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+: "${STAGE:=$root/build/install}"
+: "${OURS_LIB:=$STAGE/lib}"
+: "${REF_LIB:=$(dirname "$(realpath /usr/lib/x86_64-linux-gnu/libpmix.so.2)")}"
+: "${REF_INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
+: "${BENCH_BUILD:=$root/build/bench}"
+: "${LIB:=ours}"
+lib=$OURS_LIB; [ "$LIB" = ref ] && lib=$REF_LIB
+out="$BENCH_BUILD/profile"
+bin="$BENCH_BUILD/bin"
+mkdir -p "$out/tmp" "$bin"
+VALGRIND=$(command -v valgrind) || { echo "valgrind not found"; exit 1; }
+export TMPDIR="$out/tmp"
+cc -O2 -g -Wall -Wextra -I"$REF_INC" "$here/bhost.c" -o "$bin/bhost" -L"$REF_LIB" -lpmix -lpthread || exit 1
+cc -O2 -g -Wall -Wextra -I"$REF_INC" "$here/bclient.c" -o "$bin/bclient" -L"$REF_LIB" -lpmix || exit 1
+
+run() {  # DIR [ENV=VALUE...] CMD...
+  local d=$1; shift
+  rm -rf "$d"; mkdir -p "$d"
+  env LD_LIBRARY_PATH="$lib" BENCH_OUT="$d" "$@"
+}
+
+handshake() {
+  echo "== handshake: strace -f of the host, 4 clients (TCP sockets on the machine: $(($(wc -l < /proc/net/tcp) - 1)))"
+  run "$out/hs" strace -f -tt -T -e trace=openat,close,accept4 -o "$out/handshake.strace" \
+    "$bin/bhost" -n 4 -t 120 -- "$bin/bclient" init
+  python3 - "$out/handshake.strace" <<'EOF'
+import re, sys
+def t(s):
+    h, m, x = s.split(':'); return int(h) * 3600 + int(m) * 60 + float(x)
+opens, spans, pending = {}, [], {}
+for line in open(sys.argv[1]):
+    p = line.split()
+    if len(p) < 3:
+        continue
+    if '/proc/net/tcp' in line and 'openat(' in line:
+        if 'unfinished' in line:
+            pending[p[0]] = t(p[1])
+            continue
+        fd = line.rsplit('=', 1)[1].split()[0]
+        opens[(p[0], fd)] = t(p[1])
+        continue
+    if '<... openat resumed>' in line and p[0] in pending:
+        fd = line.rsplit('=', 1)[1].split()[0]
+        opens[(p[0], fd)] = pending.pop(p[0])
+        continue
+    m = re.search(r'close\((\d+)', line)
+    if m and (p[0], m.group(1)) in opens:
+        spans.append(t(p[1]) - opens.pop((p[0], m.group(1))))
+print(f"/proc/net/tcp read {len(spans)} times, {sum(spans) * 1e3:.1f} ms in all "
+      f"({(sum(spans) / len(spans) * 1e3) if spans else 0:.1f} ms each, under strace)")
+EOF
+  echo "init per client (ms):" $(awk '{printf "%.1f ", $1 / 1e6}' "$out"/hs/init.* 2>/dev/null)
+}
+
+dmodex() {
+  echo "== dmodex: callgrind of the host (server side), N=2, 20 rounds"
+  run "$out/dm-host" BENCH_GET_ITERS=1 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=10 BENCH_DM_ROUNDS=20 \
+    valgrind -q --tool=callgrind --callgrind-out-file="$out/dmodex-host.callgrind" \
+    "$bin/bhost" -n 2 -t 280 -- "$bin/bclient" main
+  callgrind_annotate --inclusive=yes "$out/dmodex-host.callgrind" 2>/dev/null | sed -n '/^Ir/,$p' | sed -n 3,40p | cut -c1-180
+  echo "== dmodex: callgrind of the two clients, N=2, 50 rounds"
+  rm -f "$out"/dmodex-client.callgrind.*
+  run "$out/dm-client" BENCH_GET_ITERS=1 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=1 BENCH_DM_ROUNDS=50 \
+    "$bin/bhost" -n 2 -t 280 -- "$VALGRIND" -q --tool=callgrind \
+    --callgrind-out-file="$out/dmodex-client.callgrind.%p" "$bin/bclient" main
+  callgrind_annotate --inclusive=yes "$(ls "$out"/dmodex-client.callgrind.* | head -1)" 2>/dev/null | sed -n '/^Ir/,$p' | sed -n 3,40p | cut -c1-180
+}
+
+memory() {
+  echo "== memory: massif of one client of a 10,000-rank job"
+  rm -f "$out"/memory.massif.*
+  run "$out/mem" BENCH_GET_ITERS=10 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=2 BENCH_DM_ROUNDS=2 \
+    "$bin/bhost" -n 1 -j 10000 -t 280 -- "$VALGRIND" -q --tool=massif \
+    --massif-out-file="$out/memory.massif.%p" "$bin/bclient" main
+  python3 "$here/massif_summary.py" "$(ls "$out"/memory.massif.* | head -1)"
+}
+
+case ${1:-all} in
+  handshake) handshake ;;
+  dmodex) dmodex ;;
+  memory) memory ;;
+  all) handshake; dmodex; memory ;;
+  *) echo "usage: bench/profile.sh handshake|dmodex|memory|all"; exit 2 ;;
+esac
+echo "profile output in $out"

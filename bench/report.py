@@ -1,0 +1,574 @@
+#!/usr/bin/env python3
+"""Turn one bench/run.sh results directory into docs/BENCHMARKS.md.
+
+usage: report.py RESULTS_DIR [REPORT.md]     (without REPORT.md: print the tables only)
+
+Layout read: RESULTS_DIR/{ref,ours}/KIND/PARAM/repR/FIGURE.RANK (samples, one per line, ns or
+kB), runs.tsv (one line per job: lib kind param rep rc seconds dir), meta.txt, commands.log.
+Statistics: samples of every rank and every repetition are pooled; median and 95th percentile
+(nearest rank). "rep ratios" is the range of ours/ref over the repetitions (median of
+repetition i of ours over median of repetition i of the reference). A job that failed
+contributes no samples; its failure is listed.
+"""
+import glob
+import math
+import os
+import re
+import sys
+
+LIBS = ("ref", "ours")
+
+
+def pct(sorted_vals, p):
+    if not sorted_vals:
+        return None
+    k = max(0, min(len(sorted_vals) - 1, int(math.ceil(p / 100.0 * len(sorted_vals))) - 1))
+    return sorted_vals[k]
+
+
+def median(vals):
+    v = sorted(vals)
+    if not v:
+        return None
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2.0
+
+
+def read_nums(path):
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                out.append(int(line))
+    return out
+
+
+class Results:
+    def __init__(self, work):
+        self.work = work
+        self.meta = {}
+        with open(os.path.join(work, "meta.txt")) as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                self.meta[k] = v
+        self.runs = []
+        with open(os.path.join(work, "runs.tsv")) as f:
+            next(f)
+            for line in f:
+                f = line.rstrip("\n").split("\t")
+                lib, kind, param, rep, rc, secs, d = f[:7]
+                tcp = int(f[7]) if len(f) > 7 and f[7].isdigit() else None
+                self.runs.append(dict(lib=lib, kind=kind, param=param, rep=int(rep), rc=int(rc),
+                                      secs=float(secs), dir=d, tcp=tcp))
+        self.expect = {"ref": self.meta.get("ref_lib"), "ours": self.meta.get("ours_lib")}
+        self.libcheck = []   # problems with the library that ran
+        for r in self.runs:
+            self.check_lib(r)
+
+    def check_lib(self, r):
+        want = self.expect[r["lib"]]
+        d = r["dir"]
+        if r["kind"] == "mpi":
+            try:
+                out = open(os.path.join(d, "stdout")).read()
+            except OSError:
+                out = ""
+            m = re.search(r"lib (\S+) parent-lib (\S+)", out)
+            if m and r["rc"] == 0:
+                for what, got in (("rank 0", m.group(1)), ("mpirun", m.group(2))):
+                    if os.path.realpath(got) != want:
+                        self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: {what} mapped {got}, want {want}")
+            elif r["rc"] == 0:
+                self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: no 'hello:' line")
+            return
+        files = glob.glob(os.path.join(d, "lib.*"))
+        if r["rc"] == 0 and not files:
+            self.libcheck.append(f"{r['lib']} {r['kind']} {r['param']} rep {r['rep']}: no lib.* record")
+        for fn in files:
+            got = [x.strip() for x in open(fn) if x.strip()]
+            if not got and r["rc"] != 0:
+                continue   # a process killed while writing its record (the job failed anyway)
+            if [os.path.realpath(x) for x in got] != [want]:
+                self.libcheck.append(f"{r['lib']} {r['kind']} {r['param']} rep {r['rep']}: "
+                                     f"{os.path.basename(fn)} mapped {got}, want {want}")
+
+    def ok_runs(self, lib, kind, param):
+        return [r for r in self.runs if r["lib"] == lib and r["kind"] == kind
+                and r["param"] == param and r["rc"] == 0]
+
+    def failed_runs(self, lib, kind, param):
+        return [r for r in self.runs if r["lib"] == lib and r["kind"] == kind
+                and r["param"] == param and r["rc"] != 0]
+
+    def samples_of_run(self, r, figure):
+        """Samples of one run: {rank: [values]}"""
+        out = {}
+        if figure in ("init_fin", "tool_fin"):
+            a = self.samples_of_run(r, "init" if figure == "init_fin" else "tool_init")
+            b = self.samples_of_run(r, "finalize" if figure == "init_fin" else "tool_finalize")
+            for rank in a:
+                if rank in b and len(a[rank]) == len(b[rank]):
+                    out[rank] = [x + y for x, y in zip(a[rank], b[rank])]
+            return out
+        for fn in glob.glob(os.path.join(r["dir"], figure + ".*")):
+            suffix = fn.rsplit(".", 1)[1]
+            if suffix.isdigit():
+                out[int(suffix)] = read_nums(fn)
+        return out
+
+    def pooled(self, lib, kind, param, figure, select=None):
+        """(all samples, per-rep medians) over the successful runs"""
+        allv, reps = [], {}
+        for r in self.ok_runs(lib, kind, param):
+            v = []
+            for rank, vals in self.samples_of_run(r, figure).items():
+                v.extend(select(vals) if select else vals)
+            if v:
+                allv.extend(v)
+                reps[r["rep"]] = median(v)
+        return sorted(allv), reps
+
+
+def fmt_ns(v):
+    if v is None:
+        return "—"
+    if v < 1e3:
+        return f"{v:.0f} ns"
+    if v < 1e6:
+        return f"{v / 1e3:.3g} µs"
+    if v < 1e9:
+        return f"{v / 1e6:.3g} ms"
+    return f"{v / 1e9:.3g} s"
+
+
+def fmt_kb(v):
+    if v is None:
+        return "—"
+    if v < 10000:
+        return f"{v:,.0f} kB"
+    return f"{v / 1024:.1f} MB"
+
+
+def fmt_s(v):
+    return "—" if v is None else f"{v:.3g} s"
+
+
+def verdict(ratio, target, kind="max"):
+    if ratio is None or target is None:
+        return "—"
+    if kind == "max":
+        if ratio <= target:
+            return "yes"
+        return f"**no**: {ratio / target:.2f}× the target"
+    if ratio >= target:
+        return "yes"
+    return f"**no**: {target / ratio:.2f}× short"
+
+
+class Table:
+    def __init__(self, header):
+        self.header = header
+        self.rows = []
+
+    def add(self, *cells):
+        self.rows.append([str(c) for c in cells])
+
+    def render(self):
+        out = ["| " + " | ".join(self.header) + " |",
+               "|" + "|".join("---" for _ in self.header) + "|"]
+        out += ["| " + " | ".join(r) + " |" for r in self.rows]
+        return "\n".join(out)
+
+
+def main():
+    work = sys.argv[1]
+    report = sys.argv[2] if len(sys.argv) > 2 else None
+    R = Results(work)
+    m = R.meta
+    ns = [int(x) for x in m.get("ns", "").split()]
+    jobsizes = [int(x) for x in m.get("jobsizes", "").split()]
+    jn = int(m.get("jobsize_n", "4"))
+    summary = {}   # (figure, param) -> ratio, for the text
+
+    def fail_note(kind, param):
+        notes = []
+        for lib in LIBS:
+            f = R.failed_runs(lib, kind, param)
+            if f:
+                notes.append(f"{lib}: {len(f)} run(s) failed")
+        return "; ".join(notes)
+
+    # -- per-N figures ---------------------------------------------------------------------
+    figures = [
+        ("Init+Finalize (per process)", "init", "init_fin", 0.5, fmt_ns),
+        ("PMIx_Init alone", "init", "init", None, fmt_ns),
+        ("PMIx_Finalize alone", "init", "finalize", None, fmt_ns),
+        ("Get job-level key, own rank (`PMIX_LOCAL_RANK`), per call", "main", "get_local_rank", 0.05, fmt_ns),
+        ("Get job-level key, `PMIX_RANK_WILDCARD` (`PMIX_JOB_SIZE`), per call", "main", "get_job_size", 0.05, fmt_ns),
+        ("Get peer's committed key after a collecting fence, per call", "main", "get_peer", 0.05, fmt_ns),
+        ("Put 10×400 B + Commit + Fence(collect), per round", "main", "fence_collect_round", 0.5, fmt_ns),
+        ("Fence(collect) alone, in that round", "main", "fence_collect", None, fmt_ns),
+        ("Fence without collection (barrier)", "main", "fence_barrier", 0.5, fmt_ns),
+        ("Direct modex: first Get of a peer's fresh key after a barrier", "main", "dmodex_first", 1.0, fmt_ns),
+        ("Direct modex: second Get of the same key", "main", "dmodex_repeat", 0.05, fmt_ns),
+        ("Client PSS (after all the above)", "main", "mem_client_pss", 0.5, fmt_kb),
+        ("Host PSS, N clients connected", "main", "mem_host_pss", 1.0, fmt_kb),
+    ]
+    t = Table(["figure", "N", "ref median", "ref p95", "ours median", "ours p95",
+               "ratio ours/ref", "rep ratios", "target", "met?"])
+    for title, kind, fig, target, fmt in figures:
+        for n in ns:
+            param = f"n{n}"
+            vals = {}
+            reps = {}
+            for lib in LIBS:
+                vals[lib], reps[lib] = R.pooled(lib, kind, param, fig)
+            rm, om = pct(vals["ref"], 50), pct(vals["ours"], 50)
+            ratio = om / rm if rm and om is not None else None
+            rr = [reps["ours"][k] / reps["ref"][k] for k in reps["ours"] if k in reps["ref"] and reps["ref"][k]]
+            rrs = f"{min(rr):.3g}–{max(rr):.3g}" if rr else "—"
+            note = fail_note(kind, param)
+            met = verdict(ratio, target) if target is not None else "—"
+            if note:
+                met = (met + "; " if met != "—" else "") + "FAILED " + note
+            summary[(fig, n)] = ratio
+            t.add(title, n, fmt(rm), fmt(pct(vals["ref"], 95)), fmt(om), fmt(pct(vals["ours"], 95)),
+                  "—" if ratio is None else f"{ratio:.3g}", rrs,
+                  "—" if target is None else f"≤ {target:g}", met)
+    per_n_table = t.render()
+
+    # memory per additional client: least-squares slope over N of the host's RSS (not PSS:
+    # the host's PSS falls as clients share its library pages) and of the machine's total PSS
+    # (host + every client)
+    def slope_of(points):
+        pts = [(x, y) for x, y in points if y is not None]
+        if len(pts) < 2:
+            return None
+        mx = sum(x for x, _ in pts) / len(pts)
+        my = sum(y for _, y in pts) / len(pts)
+        den = sum((x - mx) ** 2 for x, _ in pts)
+        return sum((x - mx) * (y - my) for x, y in pts) / den if den else None
+
+    def total_pss(lib, n):
+        per_rep = []
+        for r in R.ok_runs(lib, "main", f"n{n}"):
+            h = R.samples_of_run(r, "mem_host_pss")
+            c = R.samples_of_run(r, "mem_client_pss")
+            if h and len(c) == n:
+                per_rep.append(sum(v[0] for v in h.values()) + sum(v[0] for v in c.values()))
+        return median(per_rep)
+
+    slope = Table(["figure", "N", "ref", "ours", "ratio ours/ref", "target", "met?"])
+    if len(ns) >= 2:
+        for title, fn, target in (
+                ("Host RSS per additional client (least-squares slope)",
+                 lambda lib, n: pct(R.pooled(lib, "main", f"n{n}", "mem_host_rss")[0], 50), 1.0),
+                ("Machine PSS (host + all clients) per additional client (slope)", total_pss, 0.5)):
+            s = {lib: slope_of([(n, fn(lib, n)) for n in ns]) for lib in LIBS}
+            ratio = s["ours"] / s["ref"] if s["ref"] and s["ref"] > 0 and s["ours"] is not None else None
+            met = verdict(ratio, target) if ratio is not None else (
+                "yes" if s["ours"] is not None and s["ref"] is not None and s["ours"] <= max(s["ref"], 0) + 64 else "—")
+            slope.add(title, f"{ns[0]}…{ns[-1]}", fmt_kb(s["ref"]), fmt_kb(s["ours"]),
+                      "—" if ratio is None else f"{ratio:.3g}", f"≤ {target:g}", met)
+
+    # -- repeated fences ---------------------------------------------------------------------
+    def first10(v):
+        k = max(1, len(v) // 10)
+        return v[:k]
+
+    def last10(v):
+        k = max(1, len(v) // 10)
+        return v[-k:]
+
+    rt = Table(["fence", "N", "ref first 10 %", "ref last 10 %", "ref last/first",
+                "ours first 10 %", "ours last 10 %", "ours last/first", "target", "met?"])
+    for fig, title in (("fence_collect_round", "Put+Commit+Fence(collect) round"),
+                       ("fence_barrier", "barrier")):
+        for n in ns:
+            cells = []
+            growth = {}
+            for lib in LIBS:
+                f = pct(R.pooled(lib, "main", f"n{n}", fig, first10)[0], 50)
+                l = pct(R.pooled(lib, "main", f"n{n}", fig, last10)[0], 50)
+                growth[lib] = l / f if f and l is not None else None
+                cells += [fmt_ns(f), fmt_ns(l), "—" if growth[lib] is None else f"{growth[lib]:.3g}"]
+            rt.add(title, n, *cells, "≤ 1.25", verdict(growth["ours"], 1.25))
+
+    # -- job size ----------------------------------------------------------------------------
+    jt = Table(["figure", "job size", "N", "ref", "ours", "ratio ours/ref", "target", "met?"])
+    per_client = {}
+    for j in jobsizes:
+        param = f"j{j}"
+        vals = {}
+        for lib in LIBS:
+            c = pct(R.pooled(lib, "jobsize", param, "mem_client_pss")[0], 50)
+            h = pct(R.pooled(lib, "jobsize", param, "mem_host_pss")[0], 50)
+            hr = pct(R.pooled(lib, "jobsize", param, "mem_host_rss")[0], 50)
+            reg = median(R.pooled(lib, "jobsize", param, "host_pss_registered")[0] or [])
+            rreg = median(R.pooled(lib, "jobsize", param, "host_rss_registered")[0] or [])
+            g = pct(R.pooled(lib, "jobsize", param, "get_job_size")[0], 50)
+            pc = (hr - rreg) / jn if hr is not None and rreg is not None else None
+            vals[lib] = (c, h, reg, pc, g)
+            per_client[(lib, j)] = pc
+        note = fail_note("jobsize", param)
+        rows = [("Client PSS", 0, 0.5, fmt_kb), ("Host PSS, clients connected", 1, 1.0, fmt_kb),
+                ("Host PSS after registering the job, no client yet", 2, 1.0, fmt_kb),
+                ("Host RSS growth per connected client ((RSS connected − RSS registered)/N)", 3, None, fmt_kb),
+                ("Get `PMIX_JOB_SIZE` (WILDCARD), per call", 4, 0.05, fmt_ns)]
+        for title, i, target, fmt in rows:
+            r_, o_ = vals["ref"][i], vals["ours"][i]
+            ratio = o_ / r_ if r_ and o_ is not None else None
+            met = verdict(ratio, target) if target is not None else "see below"
+            if note:
+                met += "; FAILED " + note
+            jt.add(title, j, jn, fmt(r_), fmt(o_), "—" if ratio is None else f"{ratio:.3g}",
+                   "—" if target is None else f"≤ {target:g}", met)
+    flat_line = ""
+    if len(jobsizes) >= 2:
+        lo, hi = jobsizes[0], jobsizes[-1]
+        parts = []
+        for lib in LIBS:
+            a, b = per_client.get((lib, lo)), per_client.get((lib, hi))
+            if a is not None and b is not None:
+                parts.append(f"{lib} {fmt_kb(a)} at {lo} ranks → {fmt_kb(b)} at {hi} ranks")
+        a, b = per_client.get(("ours", lo)), per_client.get(("ours", hi))
+        flat = "—"
+        if a is not None and b is not None:
+            growth = b - a
+            flat = ("yes" if growth <= max(0.25 * abs(a), 256) else
+                    f"**no**: +{fmt_kb(growth)} per client from {lo} to {hi} ranks")
+        flat_line = ("Host memory per additional client against job size (RSS growth per connected "
+                     "client; target: flat, i.e. growing by at most 25 % or 256 kB from the smallest to "
+                     "the largest job): "
+                     + "; ".join(parts) + f". Met: {flat}.")
+
+    # -- whole job and connect storm ---------------------------------------------------------
+    wt = Table(["figure", "ref median", "ref p95", "ours median", "ours p95", "ratio ours/ref",
+                "target", "met?"])
+    mpi_np = m.get("mpi_np", "8")
+    secs = {lib: sorted(r["secs"] for r in R.ok_runs(lib, "mpi", f"np{mpi_np}")) for lib in LIBS}
+    if secs["ref"] or secs["ours"]:
+        rm, om = pct(secs["ref"], 50), pct(secs["ours"], 50)
+        ratio = om / rm if rm and om is not None else None
+        met = verdict(ratio, 1.0)
+        note = fail_note("mpi", f"np{mpi_np}")
+        if note:
+            met += "; FAILED " + note
+        wt.add(f"`mpirun -np {mpi_np}` MPI hello, wall time ({len(secs['ref'])}+{len(secs['ours'])} runs)",
+               fmt_s(rm), fmt_s(pct(secs["ref"], 95)), fmt_s(om), fmt_s(pct(secs["ours"], 95)),
+               "—" if ratio is None else f"{ratio:.3g}", "≤ 1", met)
+    tk = m.get("tool_connects", "0")
+    if tk and tk != "0":
+        for title, fig, target in (("Tool connect + disconnect (`PMIx_tool_init` + `PMIx_tool_finalize`), per tool", "tool_fin", 0.5),
+                                   ("Tool connect alone (`PMIx_tool_init` by server pid)", "tool_init", None),
+                                   ("Tool disconnect alone (`PMIx_tool_finalize`)", "tool_finalize", None)):
+            v = {lib: R.pooled(lib, "tool", f"k{tk}", fig)[0] for lib in LIBS}
+            rm, om = pct(v["ref"], 50), pct(v["ours"], 50)
+            ratio = om / rm if rm and om is not None else None
+            met = verdict(ratio, target) if target is not None else "—"
+            note = fail_note("tool", f"k{tk}")
+            if note:
+                met += "; FAILED " + note
+            wt.add(title + f" ({len(v['ref'])}+{len(v['ours'])} tools)", fmt_ns(rm), fmt_ns(pct(v["ref"], 95)),
+                   fmt_ns(om), fmt_ns(pct(v["ours"], 95)), "—" if ratio is None else f"{ratio:.3g}",
+                   "—" if target is None else f"≤ {target:g}", met)
+    cn = m.get("connect_n", "1000")
+    connect_lines = []
+    if int(m.get("connect_reps", "0")) > 0:
+        allc = {}
+        inits = {}
+        for lib in LIBS:
+            allc[lib] = []
+            inits[lib] = []
+            for r in [x for x in R.runs if x["lib"] == lib and x["kind"] == "connect"]:
+                try:
+                    go = read_nums(os.path.join(r["dir"], "go.0"))[0]
+                except (OSError, IndexError):
+                    connect_lines.append(f"{lib} run {r['rep']}: no release time (exit {r['rc']})")
+                    continue
+                rets = R.samples_of_run(r, "init_ret")
+                fins = R.samples_of_run(r, "finalize")
+                ini = R.samples_of_run(r, "init")
+                got = len(rets)
+                if r["rc"] == 0 and got == int(cn):
+                    allc[lib].append((max(v[0] for v in rets.values()) - go))
+                    inits[lib].extend(v[0] for v in ini.values())
+                else:
+                    last = (max(v[0] for v in rets.values()) - go) if rets else None
+                    connect_lines.append(
+                        f"{lib} run {r['rep']}: exit {r['rc']}; {got} of {cn} clients returned from PMIx_Init "
+                        f"(the last {fmt_ns(last)} after the release), {len(fins)} returned from PMIx_Finalize")
+        rm, om = median(allc["ref"]), median(allc["ours"])
+        ratio = om / rm if rm and om is not None else None
+        note = fail_note("connect", f"n{cn}")
+        wt.add(f"{cn} clients released at once: until the last PMIx_Init returned "
+               f"({len(allc['ref'])}+{len(allc['ours'])} complete runs)",
+               fmt_ns(rm), "—", fmt_ns(om), "—", "—" if ratio is None else f"{ratio:.3g}",
+               "≤ 1 (and < 1 s)", verdict(ratio, 1.0) + ("" if om is None or om < 1e9 else "; not < 1 s")
+               + (f"; FAILED {note} (below)" if note else ""))
+        ri, oi = sorted(inits["ref"]), sorted(inits["ours"])
+        ratio = pct(oi, 50) / pct(ri, 50) if ri and oi else None
+        wt.add(f"{cn} clients released at once: PMIx_Init per client", fmt_ns(pct(ri, 50)), fmt_ns(pct(ri, 95)),
+               fmt_ns(pct(oi, 50)), fmt_ns(pct(oi, 95)), "—" if ratio is None else f"{ratio:.3g}",
+               "≤ 1", verdict(ratio, 1.0))
+
+    # -- clock, failures -----------------------------------------------------------------------
+    clock = pct(sorted(sum((R.pooled(lib, "main", f"n{ns[0]}", "clock")[0] for lib in LIBS), [])), 50) if ns else None
+    failures = []
+    for r in R.runs:
+        if r["rc"] == 0:
+            continue
+        what = {124: "killed by the watchdog (hung)", 137: "killed (SIGKILL)"}.get(r["rc"], f"exit {r['rc']}")
+        try:
+            err = [x.rstrip() for x in open(os.path.join(r["dir"], "stderr")) if x.strip()]
+        except OSError:
+            err = []
+        # the lines that say what happened first, not the consequences (killed peers, banners)
+        key = re.compile(r"bclient:|watchdog|exited with code|killed by signal (?!9\b)|has exited due to|"
+                         r"PMIX ERROR|failed|error", re.I)
+        picked, seen = [], set()
+        for x in err:
+            norm = re.sub(r"\d+", "#", x)
+            if key.search(x) and norm not in seen and "killed the other clients" not in x:
+                seen.add(norm)
+                picked.append(x)
+        nlines = len([x for x in err if key.search(x)])
+        shown = picked[:4] if picked else err[-4:]
+        failures.append(f"- **{r['lib']}**, {r['kind']} {r['param']}, repetition {r['rep']}: {what} "
+                        f"after {r['secs']:.1f} s; stderr: "
+                        + (" / ".join(f"`{x.strip()}`" for x in shown) if shown else "(empty)")
+                        + (f" ({nlines} such lines)" if nlines > len(shown) else ""))
+
+    # -- commands -------------------------------------------------------------------------------
+    cmds = {}
+    with open(os.path.join(work, "commands.log")) as f:
+        for line in f:
+            line = line.strip()
+            mm = re.search(r"/(ref|ours)/(\w+)/", line)
+            key = (mm.group(1), mm.group(2)) if mm else ("?", line[:20])
+            cmds.setdefault(key, line)
+
+    tables = []
+    tables.append("## Per-N figures\n")
+    tables.append(f"Medians and 95th percentiles over every sample of every rank and repetition; "
+                  f"times per call (or per round), memory in kB (PSS from `/proc/PID/smaps_rollup`). "
+                  f"`rep ratios`: the lowest and highest ours/ref over the {m.get('reps')} repetitions. "
+                  f"One timing costs {fmt_ns(clock)} (two `clock_gettime(CLOCK_MONOTONIC)`), "
+                  f"included in every per-call figure.\n")
+    tables.append(per_n_table + "\n")
+    tcps = sorted(r["tcp"] for r in R.runs if r["lib"] == "ours" and r["kind"] == "init" and r["tcp"] is not None)
+    if tcps:
+        tables.append(f"TCP sockets on the machine before our Init/Finalize jobs: {tcps[0]}–{tcps[-1]} "
+                      f"(our server reads the whole table once per connecting client: see the notes).\n")
+    tables.append("N = 1: the \"peer\" of the peer-key and direct-modex figures is the process itself.\n")
+    if slope.rows:
+        tables.append(slope.render() + "\n")
+    tables.append("## Repeated fences\n")
+    tables.append("Median of the first 10 % and of the last 10 % of the rounds of each rank "
+                  "(pooled over ranks and repetitions); the target is that repeated fences cost the same.\n")
+    tables.append(rt.render() + "\n")
+    if jobsizes:
+        tables.append(f"## Memory against registered job size\n")
+        tables.append(f"{jn} local ranks; the other ranks of the job are registered on synthetic remote "
+                      f"nodes of 32 ranks with full per-process data. The clients run the same program "
+                      f"with 1000 Gets per figure, 10 fence rounds and 2 direct-modex rounds.\n")
+        tables.append(jt.render() + "\n")
+        if flat_line:
+            tables.append(flat_line + "\n")
+    tables.append("## Tools, whole job, connection storm\n")
+    tables.append(wt.render() + "\n")
+    if connect_lines:
+        tables.append("Incomplete connect-at-once runs:\n\n" + "\n".join("- " + x for x in connect_lines) + "\n")
+    tables.append("## Not measured\n")
+    tables.append("- IOF throughput host → tool (`PMIx_server_IOF_deliver` → `PMIx_IOF_pull`): not in the harness yet "
+                  "(our tool role is new; IOF forwarding to tools is the next figure to add).\n"
+                  "- Get of a key posted on another node (two-server mode): the host has one server only.\n")
+    tables.append("## Failures\n")
+    tables.append("\n".join(failures) + "\n" if failures else "None: every job exited 0.\n")
+    if R.libcheck:
+        tables.append("**Library check failed** (the process did not map the library it should have):\n\n"
+                      + "\n".join("- " + x for x in R.libcheck) + "\n")
+    else:
+        tables.append("Every host, client, `mpirun` and MPI rank 0 was checked to have mapped the intended "
+                      "library (`/proc/self/maps`).\n")
+    body = "\n".join(tables)
+
+    if report is None:
+        print(body)
+        return
+
+    machine = (f"- CPU: {m.get('cpu')}, {m.get('cpus')} CPUs"
+               + (f" ({m.get('hypervisor')} guest)" if m.get("hypervisor") else "") + "\n"
+               f"- Kernel: {m.get('kernel')}; OS: {m.get('os')}; compiler: {m.get('cc')}\n"
+               f"- Reference: `{m.get('ref_lib')}` (Debian libpmix2 {m.get('ref_version')}), default gds "
+               f"(`PMIX_MCA_gds` unset); Open MPI {m.get('ompi')}\n"
+               f"- Ours: `{m.get('ours_lib')}` (checkout {m.get('ours_commit')})\n"
+               f"- Pinning: {'host on CPU 0, every client (and its threads) on CPU 1' if m.get('pin') == 'split' else 'none'}"
+               f"; `mpirun` runs with its own defaults\n"
+               f"- Date: {m.get('date')}; measuring took {m.get('elapsed')} s"
+               + (" (BENCH_QUICK=1)" if m.get("quick") == "1" else "") + "\n"
+               f"- Other activity: the 2 CPUs were {m.get('busy_start')} % busy in the 2 s before the run "
+               f"started; load average (1, 5, 15 min) at the start {m.get('load_start')}, at the end "
+               f"{m.get('load_end')} (the end includes the 1000-client storm)\n"
+               f"- TCP sockets on the machine (`/proc/net/tcp`, mostly TIME-WAIT) at the start "
+               f"{m.get('tcp_start')}, at the end {m.get('tcp_end')} (our server's handshake reads this "
+               f"table once per connection: see the notes)\n")
+    try:
+        busy = float(m.get("busy_start", "0")) > 20
+    except ValueError:
+        busy = False
+    if busy:
+        machine += ("\n**Warning: the machine was not idle when this run started (CPUs "
+                    f"{m.get('busy_start')} % busy); other processes competed for the 2 CPUs, so "
+                    "absolute times are inflated and the ratios are noisier than usual.**\n")
+    settings = (f"N = {m.get('ns')}; {m.get('reps')} repetitions of every A/B pair (order ref, ours, ref, ours…); "
+                f"Get: {m.get('get_total')} calls per figure and job shared by the ranks (at least "
+                f"{m.get('get_min')} per rank), after 100 untimed calls; fence rounds per rank "
+                f"{m.get('rounds')}; direct-modex rounds {m.get('dm_rounds')}; Init/Finalize: about "
+                f"{m.get('init_samples')} processes per library and repetition (jobs of N run one after the "
+                f"other); MPI hello {m.get('mpi_reps')} runs per library; {m.get('connect_n')} clients at once "
+                f"{m.get('connect_reps')} run(s) per library; {m.get('tool_connects')} tools connecting one after "
+                f"the other per library and repetition; job watchdog {m.get('timeout')} s.")
+    cmd_lines = []
+    names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
+             "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once"}
+    for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
+        cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
+    notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
+    notes = open(notes_path).read().strip() + "\n" if os.path.exists(notes_path) else ""
+
+    doc = f"""# Benchmarks: our libpmix.so.2 against OpenPMIx 4.2.2
+
+Generated by `bench/run.sh` (`make bench`) — do not edit by hand; the notes at the end come from
+`bench/notes.md`. Issue 5 has the targets; `../shared/docs/performance-anchors.md` the method.
+
+The same programs (`bench/bhost.c`, a host on the public server API; `bench/bclient.c`, the
+client; `bench/hello_mpi.c`), built once against the reference headers, run on each library in
+turn, chosen with `LD_LIBRARY_PATH` for the host and the clients. Ratios are ours ÷ reference
+(below 1 is better for us, except where the target says "at least").
+
+## Machine and run
+
+{machine}
+{settings}
+
+{body}
+## Commands
+
+Run everything: `make bench` (= `make stage` then `bench/run.sh`), or `BENCH_QUICK=1 bench/run.sh`
+for a one-minute pass; `bench/run.sh` lists its knobs. Results of this run: `{m.get('work')}`
+(raw samples, one file per figure and rank, `runs.tsv`, `commands.log` with every command).
+The first command of each kind, exactly as run:
+
+```sh
+{chr(10).join(cmd_lines)}
+```
+
+{notes}"""
+    with open(report, "w") as f:
+        f.write(doc)
+
+
+if __name__ == "__main__":
+    main()

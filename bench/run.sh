@@ -1,0 +1,254 @@
+#!/bin/bash
+# The benchmark of issue 5: the same C programs on the reference OpenPMIx (Debian 4.2.2) and on
+# our library, in one run, alternating A B A B, then docs/BENCHMARKS.md with the ratios.
+#
+#   bench/run.sh                  everything (about 6-10 minutes on 2 cores)
+#   BENCH_QUICK=1 bench/run.sh    a quick pass (about a minute): fewer N, iterations, repetitions
+#
+# The programs (bhost.c, bclient.c, hello_mpi.c) are built once, against the reference headers;
+# the library is chosen at run time with LD_LIBRARY_PATH, for the host and for the clients.
+#
+# Environment (defaults in brackets):
+#   OURS_LIB        directory holding our libpmix.so.2 [$STAGE/lib, STAGE=build/install]
+#   REF_LIB         directory holding the reference libpmix.so.2 [that of
+#                   /usr/lib/x86_64-linux-gnu/libpmix.so.2]
+#   REF_INC         headers to build against [/usr/lib/x86_64-linux-gnu/pmix2/include]
+#   BENCH_BUILD     build and results directory [build/bench]
+#   BENCH_REPORT    the report written [docs/BENCHMARKS.md]; BENCH_REPORT= (empty) skips it
+#   BENCH_NS        local ranks N of the per-N figures ["1 2 4 8 16 32"]
+#   BENCH_REPS      repetitions of every A/B pair [5]
+#   BENCH_GET_TOTAL PMIx_Get calls per Get figure and job, shared by the ranks (at least
+#                   BENCH_GET_MIN [1000] per rank) [20000]
+#   BENCH_ROUNDS    fence rounds per rank: 800/N, clamped to [BENCH_ROUNDS_MIN 50, BENCH_ROUNDS_MAX 200]
+#   BENCH_DM_ROUNDS direct-modex rounds per rank [20; 10 from N = 16]
+#   BENCH_INIT_SAMPLES  Init/Finalize samples per library and repetition: each repetition runs
+#                   ceil(SAMPLES/N) (at least 2) jobs of N ranks one after the other [30]
+#   BENCH_JOBSIZES  registered job sizes of the memory-vs-job-size figure ["100 1000 10000"]
+#   BENCH_JOBSIZE_N local ranks of those jobs [4]
+#   BENCH_MPI_NP, BENCH_MPI_REPS   mpirun -np of the MPI hello [8], runs per library [10]
+#   BENCH_TOOL_CONNECTS  tools connecting and disconnecting one after the other, per library and
+#                   repetition [20]; 0 skips the figure
+#   BENCH_CONNECT_N, BENCH_CONNECT_REPS   clients connecting at once [1000], runs per library
+#                   [1]; BENCH_CONNECT_REPS=0 skips the figure
+#   BENCH_PIN       split: host on CPU 0, every client on CPU 1 (the progress threads too);
+#                   none: no pinning [split]
+#   BENCH_TIMEOUT   seconds before one job is killed and reported as hung [120]
+#   BENCH_INIT_TIMEOUT      the same for the Init/Finalize jobs [30] (the reference hangs in
+#                   PMIx_Init now and then: see docs/BENCHMARKS.md)
+#   BENCH_CONNECT_TIMEOUT   the same for the connect-at-once jobs [60]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+: "${STAGE:=$root/build/install}"
+: "${OURS_LIB:=$STAGE/lib}"
+: "${REF_LIB:=$(dirname "$(realpath /usr/lib/x86_64-linux-gnu/libpmix.so.2)")}"
+: "${REF_INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
+: "${BENCH_BUILD:=$root/build/bench}"
+BENCH_REPORT=${BENCH_REPORT-$root/docs/BENCHMARKS.md}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+  : "${BENCH_NS:=1 2 8}" "${BENCH_REPS:=3}" "${BENCH_GET_TOTAL:=4000}" "${BENCH_GET_MIN:=500}"
+  : "${BENCH_ROUNDS_MAX:=50}" "${BENCH_ROUNDS_MIN:=30}" "${BENCH_DM_ROUNDS:=10}"
+  : "${BENCH_INIT_SAMPLES:=10}" "${BENCH_JOBSIZES:=100 10000}" "${BENCH_MPI_REPS:=3}"
+  : "${BENCH_CONNECT_REPS:=0}" "${BENCH_TOOL_CONNECTS:=10}"
+fi
+: "${BENCH_NS:=1 2 4 8 16 32}"
+: "${BENCH_REPS:=5}"
+: "${BENCH_GET_TOTAL:=20000}"
+: "${BENCH_GET_MIN:=1000}"
+: "${BENCH_ROUNDS_MIN:=50}"
+: "${BENCH_ROUNDS_MAX:=200}"
+: "${BENCH_DM_ROUNDS:=}"
+: "${BENCH_INIT_SAMPLES:=30}"
+: "${BENCH_JOBSIZES:=100 1000 10000}"
+: "${BENCH_JOBSIZE_N:=4}"
+: "${BENCH_MPI_NP:=8}"
+: "${BENCH_MPI_REPS:=10}"
+: "${BENCH_TOOL_CONNECTS:=20}"
+: "${BENCH_CONNECT_N:=1000}"
+: "${BENCH_CONNECT_REPS:=1}"
+: "${BENCH_PIN:=split}"
+: "${BENCH_TIMEOUT:=120}"
+: "${BENCH_CONNECT_TIMEOUT:=60}"
+: "${BENCH_INIT_TIMEOUT:=30}"
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -e "$OURS_LIB/libpmix.so.2" ] || die "$OURS_LIB/libpmix.so.2 not found (make stage, or set OURS_LIB)"
+[ -e "$REF_LIB/libpmix.so.2" ] || die "$REF_LIB/libpmix.so.2 not found (apt-get install libpmix2)"
+[ -e "$REF_INC/pmix.h" ] || die "$REF_INC/pmix.h not found (apt-get install libpmix-dev)"
+
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+bin="$BENCH_BUILD/bin"
+work="$BENCH_BUILD/results-$stamp"
+mkdir -p "$bin" "$work/tmp"
+# every job gets this private TMPDIR (session directories, sockets, the reference's dstore)
+export TMPDIR="$work/tmp"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# the reference's default gds (ds21 shared memory for job data) is what its users get
+unset PMIX_MCA_gds
+
+# -- build once, against the reference headers -------------------------------------------------
+CFLAGS="-O2 -g -Wall -Wextra -Werror"
+cc $CFLAGS -I"$REF_INC" "$here/bhost.c" -o "$bin/bhost" -L"$REF_LIB" -lpmix -lpthread || die "bhost.c does not build"
+cc $CFLAGS -I"$REF_INC" "$here/bclient.c" -o "$bin/bclient" -L"$REF_LIB" -lpmix || die "bclient.c does not build"
+have_mpi=0
+if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+  mpicc -O2 -Wall "$here/hello_mpi.c" -o "$bin/hello_mpi" && have_mpi=1
+fi
+
+case $BENCH_PIN in
+  split) pin=(-H 0 -C 1) ;;
+  none) pin=(-H -1 -C -1) ;;
+  *) die "BENCH_PIN must be split or none" ;;
+esac
+libdir() { [ "$1" = ref ] && echo "$REF_LIB" || echo "$OURS_LIB"; }
+
+# The exact commands, as run (one line each), and one line per job in runs.tsv:
+#   lib kind param rep rc seconds dir tcp (TCP sockets on the machine before the job)
+: > "$work/commands.log"
+printf 'lib\tkind\tparam\trep\trc\tseconds\tdir\ttcp\n' > "$work/runs.tsv"
+
+# run_job LIB KIND PARAM REP ENV... -- CMD...: run one job with LD_LIBRARY_PATH for LIB
+run_job() {
+  local lib=$1 kind=$2 param=$3 rep=$4; shift 4
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  local d="$work/$lib/$kind/$param/rep$rep" t0 t1 rc tcp
+  mkdir -p "$d"
+  tcp=$(($(wc -l < /proc/net/tcp) - 1))
+  local full=(env "TMPDIR=$TMPDIR" "LD_LIBRARY_PATH=$(libdir "$lib")" "BENCH_OUT=$d" "${envs[@]}"
+              timeout -k 5 $((BENCH_TIMEOUT + 10)) "$@")
+  printf '%q ' "${full[@]}" >> "$work/commands.log"; echo >> "$work/commands.log"
+  t0=$EPOCHREALTIME
+  "${full[@]}" > "$d/stdout" 2> "$d/stderr"
+  rc=$?
+  t1=$EPOCHREALTIME
+  local secs; secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lib" "$kind" "$param" "$rep" "$rc" "$secs" "$d" "$tcp" >> "$work/runs.tsv"
+  printf '  %-4s %-8s %-10s rep %d: %6.2f s%s\n' "$lib" "$kind" "$param" "$rep" "$secs" \
+    "$([ $rc = 0 ] || echo "  FAILED (exit $rc): $(tail -2 "$d/stderr" | tr '\n' ' ')")"
+  return 0
+}
+
+per_rank_iters() { local n=$1 i=$((BENCH_GET_TOTAL / $1)); [ $i -ge "$BENCH_GET_MIN" ] || i=$BENCH_GET_MIN; echo $i; }
+per_rank_rounds() {
+  local r=$((800 / $1))
+  [ $r -le "$BENCH_ROUNDS_MAX" ] || r=$BENCH_ROUNDS_MAX
+  [ $r -ge "$BENCH_ROUNDS_MIN" ] || r=$BENCH_ROUNDS_MIN
+  echo $r
+}
+dm_rounds() { if [ -n "$BENCH_DM_ROUNDS" ]; then echo "$BENCH_DM_ROUNDS"; elif [ "$1" -ge 16 ]; then echo 10; else echo 20; fi; }
+
+main_job() {  # LIB N JOBSIZE REP [ITERS ROUNDS DM]
+  local lib=$1 n=$2 j=$3 rep=$4
+  local iters=${5:-$(per_rank_iters "$n")} rounds=${6:-$(per_rank_rounds "$n")} dm=${7:-$(dm_rounds "$n")}
+  local kind=main param=n$n
+  [ "$j" = "$n" ] || { kind=jobsize; param=j$j; }
+  run_job "$lib" "$kind" "$param" "$rep" BENCH_GET_ITERS="$iters" BENCH_FENCE_ROUNDS="$rounds" \
+    BENCH_DM_ROUNDS="$dm" -- "$bin/bhost" -n "$n" -j "$j" "${pin[@]}" -t "$BENCH_TIMEOUT" -- "$bin/bclient" main
+}
+
+init_job() {  # LIB N REP KIND
+  local lib=$1 n=$2 rep=$3 kind=${4:-init} r
+  r=$(( (BENCH_INIT_SAMPLES + n - 1) / n )); [ $r -ge 2 ] || r=2
+  local t=$BENCH_INIT_TIMEOUT
+  [ "$kind" = init ] || { r=1; t=$BENCH_CONNECT_TIMEOUT; }
+  run_job "$lib" "$kind" "n$n" "$rep" -- "$bin/bhost" -n "$n" -r "$r" "${pin[@]}" -t "$t" -- "$bin/bclient" init
+}
+
+tool_job() {  # LIB REP
+  run_job "$1" tool "k$BENCH_TOOL_CONNECTS" "$2" -- "$bin/bhost" -T "$BENCH_TOOL_CONNECTS" "${pin[@]}" \
+    -t "$BENCH_INIT_TIMEOUT" -- "$bin/bclient" tool
+}
+
+mpi_job() {  # LIB REP
+  local lib=$1 rep=$2
+  run_job "$lib" mpi "np$BENCH_MPI_NP" "$rep" -- mpirun --allow-run-as-root --oversubscribe \
+    -np "$BENCH_MPI_NP" -x LD_LIBRARY_PATH "$bin/hello_mpi"
+}
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+tcp_start=$(($(wc -l < /proc/net/tcp) - 1))
+# CPU use by everything else over 2 s before starting (from /proc/stat)
+cpu_busy() {
+  local a b
+  a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+  sleep 2
+  b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat)
+  echo "$a $b" | awk '{ busy = $3 - $1; idle = $4 - $2; printf "%.0f", (busy + idle) ? 100 * busy / (busy + idle) : 0 }'
+}
+busy_start=$(cpu_busy)
+start=$EPOCHREALTIME
+echo "bench: results in $work"
+echo "bench: CPU busy before starting ${busy_start} %; load average $load_start; $tcp_start TCP sockets on the machine"
+echo "bench: reference $REF_LIB, ours $OURS_LIB; N = $BENCH_NS; $BENCH_REPS repetitions; pinning $BENCH_PIN"
+for rep in $(seq 1 "$BENCH_REPS"); do
+  echo "== repetition $rep of $BENCH_REPS"
+  for n in $BENCH_NS; do
+    for lib in ref ours; do init_job $lib "$n" "$rep"; done
+    for lib in ref ours; do main_job $lib "$n" "$n" "$rep"; done
+  done
+  for j in $BENCH_JOBSIZES; do
+    for lib in ref ours; do main_job $lib "$BENCH_JOBSIZE_N" "$j" "$rep" 1000 10 2; done
+  done
+  if [ "$BENCH_TOOL_CONNECTS" -gt 0 ]; then
+    for lib in ref ours; do tool_job $lib "$rep"; done
+  fi
+done
+if [ $have_mpi = 1 ]; then
+  echo "== mpirun -np $BENCH_MPI_NP MPI hello, $BENCH_MPI_REPS runs per library"
+  for rep in $(seq 1 "$BENCH_MPI_REPS"); do
+    for lib in ref ours; do mpi_job $lib "$rep"; done
+  done
+fi
+if [ "$BENCH_CONNECT_REPS" -gt 0 ]; then
+  echo "== $BENCH_CONNECT_N clients connecting at once"
+  for rep in $(seq 1 "$BENCH_CONNECT_REPS"); do
+    for lib in ref ours; do init_job $lib "$BENCH_CONNECT_N" "$rep" connect; done
+  done
+fi
+elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+echo "bench: measured in ${elapsed} s"
+
+# -- the report ----------------------------------------------------------------------------------
+{
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+  echo "cpus=$(nproc)"
+  echo "hypervisor=$(lscpu | sed -n 's/^Hypervisor vendor: *//p' | head -1)"
+  echo "kernel=$(uname -sr)"
+  echo "os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
+  echo "ref_lib=$(realpath "$REF_LIB/libpmix.so.2")"
+  echo "ref_version=$(dpkg-query -W -f '${Version}' libpmix2 2>/dev/null)"
+  echo "ours_lib=$(realpath "$OURS_LIB/libpmix.so.2")"
+  echo "ours_commit=$(git -C "$root" describe --always --dirty 2>/dev/null)"
+  echo "ompi=$(dpkg-query -W -f '${Version}' openmpi-bin 2>/dev/null)"
+  echo "cc=$(cc --version | head -1)"
+  echo "pin=$BENCH_PIN"
+  echo "ns=$BENCH_NS"
+  echo "reps=$BENCH_REPS"
+  echo "get_total=$BENCH_GET_TOTAL"
+  echo "get_min=$BENCH_GET_MIN"
+  echo "rounds=800/N in [$BENCH_ROUNDS_MIN, $BENCH_ROUNDS_MAX]"
+  echo "dm_rounds=${BENCH_DM_ROUNDS:-20 (10 from N = 16)}"
+  echo "init_samples=$BENCH_INIT_SAMPLES"
+  echo "jobsizes=$BENCH_JOBSIZES"
+  echo "jobsize_n=$BENCH_JOBSIZE_N"
+  echo "mpi_np=$BENCH_MPI_NP"
+  echo "mpi_reps=$BENCH_MPI_REPS"
+  echo "tool_connects=$BENCH_TOOL_CONNECTS"
+  echo "connect_n=$BENCH_CONNECT_N"
+  echo "connect_reps=$BENCH_CONNECT_REPS"
+  echo "timeout=$BENCH_TIMEOUT"
+  echo "quick=${BENCH_QUICK:-0}"
+  echo "elapsed=$elapsed"
+  echo "load_start=$load_start"
+  echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "tcp_start=$tcp_start"
+  echo "tcp_end=$(($(wc -l < /proc/net/tcp) - 1))"
+  echo "busy_start=$busy_start"
+  echo "work=$work"
+} > "$work/meta.txt"
+python3 "$here/report.py" "$work" ${BENCH_REPORT:+"$BENCH_REPORT"} || die "report.py failed"
+rm -rf "$work/tmp"
+[ -n "$BENCH_REPORT" ] && echo "bench: wrote $BENCH_REPORT"
