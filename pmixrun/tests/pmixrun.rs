@@ -5,7 +5,7 @@
 //! The fixture builds our library (`cargo build --release -p pmix-ffi`, or takes the file
 //! named by `PMIXRUN_TEST_OURS_LIB`), and the C programs: `tests/c/tclient.c`, `tests/c/keys.c`,
 //! the session client of `ctests/session/client.c`, and the OpenPMIx example programs from
-//! `PMIX_EXAMPLES_DIR` (default: Debian's copy) with our `tests/c/examples.h`. The reference
+//! `PMIX_EXAMPLES_DIR` (default: Debian's copy) with our `ctests/session/examples.h`. The reference
 //! headers come from `PMIX_REF_INC` (default: Debian's).
 
 use std::collections::BTreeMap;
@@ -150,7 +150,8 @@ fn fixture() -> &'static Fixture {
             &strict,
         );
         let ex_dir = std::env::var("PMIX_EXAMPLES_DIR").unwrap_or_else(|_| EXAMPLES.into());
-        let inc = format!("-I{}", c.display());
+        // The examples' examples.h is the session tests' (one copy in the repository).
+        let inc = format!("-I{}", manifest_dir().join("../ctests/session").display());
         for name in EXAMPLE_NAMES {
             let src = Path::new(&ex_dir).join(format!("{name}.c"));
             assert!(
