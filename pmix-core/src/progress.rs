@@ -507,12 +507,14 @@ impl Progress {
         if on_progress_thread() {
             return Err(Error::WouldBlock);
         }
-        let (tx, rx) = crossbeam_channel::bounded(1);
+        // A std channel: its receiver sleeps at once, where crossbeam's spins and yields
+        // first, which hands a shared CPU around when many ranks wait at the same time.
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
         self.post(move |r| f(r, Completion(tx)))?;
         match timeout {
             Some(t) => rx.recv_timeout(t).map_err(|e| match e {
-                crossbeam_channel::RecvTimeoutError::Timeout => Error::Timeout,
-                crossbeam_channel::RecvTimeoutError::Disconnected => Error::Unreach,
+                std::sync::mpsc::RecvTimeoutError::Timeout => Error::Timeout,
+                std::sync::mpsc::RecvTimeoutError::Disconnected => Error::Unreach,
             }),
             None => rx.recv().map_err(|_| Error::Unreach),
         }
@@ -532,7 +534,7 @@ impl Drop for Progress {
 
 /// Completes a [`Progress::call`]. Dropping it without completing makes the caller's wait
 /// end with `PMIX_ERR_UNREACH`.
-pub struct Completion<R>(Sender<R>);
+pub struct Completion<R>(std::sync::mpsc::SyncSender<R>);
 
 impl<R> std::fmt::Debug for Completion<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
