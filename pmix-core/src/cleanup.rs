@@ -24,10 +24,6 @@ pub struct Cleanup {
     pub leave_topdir: bool,
 }
 
-fn is(i: &Info, k: &core::ffi::CStr) -> bool {
-    i.key.as_bytes() == k.to_bytes()
-}
-
 fn path(i: &Info) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
     let s = i.value.as_str()?;
@@ -41,17 +37,17 @@ impl Cleanup {
         let mut rest = Vec::new();
         for i in directives {
             let flag = || i.value.as_bool().unwrap_or(true);
-            if is(i, PMIX_REGISTER_CLEANUP) {
+            if i.is(PMIX_REGISTER_CLEANUP) {
                 c.files.extend(path(i));
-            } else if is(i, PMIX_REGISTER_CLEANUP_DIR) {
+            } else if i.is(PMIX_REGISTER_CLEANUP_DIR) {
                 c.dirs.extend(path(i));
-            } else if is(i, PMIX_CLEANUP_IGNORE) {
+            } else if i.is(PMIX_CLEANUP_IGNORE) {
                 c.ignore.extend(path(i));
-            } else if is(i, PMIX_CLEANUP_RECURSIVE) {
+            } else if i.is(PMIX_CLEANUP_RECURSIVE) {
                 c.recursive = flag();
-            } else if is(i, PMIX_CLEANUP_EMPTY) {
+            } else if i.is(PMIX_CLEANUP_EMPTY) {
                 c.empty_only = flag();
-            } else if is(i, PMIX_CLEANUP_LEAVE_TOPDIR) {
+            } else if i.is(PMIX_CLEANUP_LEAVE_TOPDIR) {
                 c.leave_topdir = flag();
             } else {
                 rest.push(i.clone());

@@ -110,10 +110,6 @@ impl std::fmt::Debug for Client {
     }
 }
 
-fn key_is(i: &Info, k: &core::ffi::CStr) -> bool {
-    i.key.as_bytes() == k.to_bytes()
-}
-
 /// Connects and performs the client handshake; returns the socket.
 fn handshake(env: &ClientEnv) -> Result<TcpStream> {
     let mut s =
@@ -477,7 +473,7 @@ impl Client {
 
     fn timeout_of(info: &[Info]) -> Option<Duration> {
         info.iter()
-            .find(|i| key_is(i, PMIX_TIMEOUT))
+            .find(|i| i.is(PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
             .filter(|&t| t > 0)
             .map(|t| Duration::from_secs(t.min(MAX_TIMEOUT_SECS)) + TIMEOUT_GRACE)
@@ -510,7 +506,7 @@ impl Client {
 
     fn getnb_payload(&self, proc: &Proc, key: &[u8], info: &[Info], reserved_own: bool) -> Vec<u8> {
         let mut info = info.to_vec();
-        if reserved_own && !info.iter().any(|i| key_is(i, PMIX_IMMEDIATE)) {
+        if reserved_own && !info.iter().any(|i| i.is(PMIX_IMMEDIATE)) {
             info.push(Info::new(PMIX_IMMEDIATE.to_bytes(), Value::Bool(true)));
         }
         let mut p = Pack::cmd(self.mode, cmd::GETNB);
@@ -959,7 +955,7 @@ impl Client {
         directives: &[Info],
         done: Done<(pmix_status_t, Vec<Info>)>,
     ) -> Result<()> {
-        if key_is(monitor, PMIX_SEND_HEARTBEAT) {
+        if monitor.is(PMIX_SEND_HEARTBEAT) {
             let conn = self.conn()?.clone();
             return conn.post(move |r, req| {
                 let res = req.send_oneway(r, crate::wire::TAG_HEARTBEAT, &[]);
@@ -1081,8 +1077,7 @@ impl Client {
             &[],
             Arc::new(move |_, ev: &Event, _, next: crate::events::Next| {
                 let ours = ev.info.iter().any(|i| {
-                    key_is(i, PMIX_GROUP_ID)
-                        && i.value.as_str().is_some_and(|g| g.as_bytes() == want)
+                    i.is(PMIX_GROUP_ID) && i.value.as_str().is_some_and(|g| g.as_bytes() == want)
                 });
                 if ours {
                     let _ = tx.send(ev.clone());
@@ -1226,7 +1221,7 @@ impl Client {
             let membership: Vec<Info> = ev
                 .info
                 .into_iter()
-                .filter(|i| key_is(i, PMIX_GROUP_MEMBERSHIP))
+                .filter(|i| i.is(PMIX_GROUP_MEMBERSHIP))
                 .collect();
             let members: Vec<Proc> = membership
                 .iter()

@@ -79,15 +79,10 @@ struct Inner {
     entries: Vec<Entry>,
 }
 
-fn flag(info: &[Info], key: &core::ffi::CStr) -> bool {
-    info.iter()
-        .any(|i| i.key.as_bytes() == key.to_bytes() && i.value.as_bool().unwrap_or(true))
-}
+use crate::values::info_flag as flag;
 
 fn string(info: &[Info], key: &core::ffi::CStr) -> Option<crate::values::PStr> {
-    info.iter()
-        .find(|i| i.key.as_bytes() == key.to_bytes())
-        .and_then(|i| i.value.as_str().cloned())
+    crate::values::info_value(info, key).and_then(|v| v.as_str().cloned())
 }
 
 impl Registry {

@@ -197,14 +197,7 @@ impl std::fmt::Debug for Shared {
 /// An initialized server.
 pub type Server = Arc<Shared>;
 
-fn key_is(i: &Info, k: &core::ffi::CStr) -> bool {
-    i.key.as_bytes() == k.to_bytes()
-}
-
-fn flag(info: &[Info], k: &core::ffi::CStr) -> bool {
-    info.iter()
-        .any(|i| key_is(i, k) && i.value.as_bool().unwrap_or(true))
-}
+use crate::values::info_flag as flag;
 
 fn status_of(r: &Result<()>) -> pmix_status_t {
     match r {
@@ -1227,7 +1220,7 @@ impl Shared {
         };
         let timeout = info
             .iter()
-            .find(|i| key_is(i, PMIX_TIMEOUT))
+            .find(|i| i.is(PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
             .filter(|&t| t > 0)
             // Larger deadlines overflow `Instant` (a panic on the progress thread).
@@ -1430,7 +1423,7 @@ impl Shared {
                     let res = res.map(|infos| {
                         let ctx = infos
                             .iter()
-                            .find(|i| key_is(i, PMIX_GROUP_CONTEXT_ID))
+                            .find(|i| i.is(PMIX_GROUP_CONTEXT_ID))
                             .and_then(|i| i.value.as_u64());
                         (Vec::new(), ctx)
                     });
@@ -1461,7 +1454,7 @@ impl Shared {
         let immediate = flag(&info, PMIX_IMMEDIATE);
         let timeout = info
             .iter()
-            .find(|i| key_is(i, PMIX_TIMEOUT))
+            .find(|i| i.is(PMIX_TIMEOUT))
             .and_then(|i| i.value.as_u64())
             .filter(|&t| t > 0)
             // Larger deadlines overflow `Instant` (a panic on the progress thread).
@@ -1690,7 +1683,7 @@ impl Shared {
             PMIX_RANGE_CUSTOM => ev
                 .info
                 .iter()
-                .filter(|i| key_is(i, PMIX_EVENT_CUSTOM_RANGE))
+                .filter(|i| i.is(PMIX_EVENT_CUSTOM_RANGE))
                 .any(|i| match &i.value {
                     Value::Proc(p) => {
                         p.nspace == target.nspace

@@ -24,11 +24,7 @@ pub struct ToolConfig {
     pub info: Vec<Info>,
 }
 
-fn find<'a>(info: &'a [Info], k: &core::ffi::CStr) -> Option<&'a Value> {
-    info.iter()
-        .find(|i| i.key.as_bytes() == k.to_bytes())
-        .map(|i| &i.value)
-}
+use crate::values::info_value as find;
 
 fn flag(info: &[Info], k: &core::ffi::CStr) -> bool {
     find(info, k).is_some_and(|v| v.as_bool().unwrap_or(true))
@@ -241,7 +237,7 @@ pub fn blob(info: &[Info]) -> Vec<Info> {
     ];
     v.extend(
         info.iter()
-            .filter(|i| !consumed.iter().any(|k| i.key.as_bytes() == k.to_bytes()))
+            .filter(|i| !consumed.iter().any(|k| i.is(k)))
             .cloned(),
     );
     v

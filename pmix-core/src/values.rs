@@ -124,6 +124,23 @@ impl Info {
             value,
         }
     }
+
+    /// Whether this info's key is `key` (an attribute name of pmix-sys).
+    pub fn is(&self, key: &core::ffi::CStr) -> bool {
+        self.key.as_bytes() == key.to_bytes()
+    }
+}
+
+/// The value of the first info of `info` whose key is `key`.
+pub fn info_value<'a>(info: &'a [Info], key: &core::ffi::CStr) -> Option<&'a Value> {
+    info.iter().find(|i| i.is(key)).map(|i| &i.value)
+}
+
+/// Whether an info of `info` sets the flag `key`: present with `true`, or with a value that is
+/// not a boolean (the attribute's presence is the flag).
+pub fn info_flag(info: &[Info], key: &core::ffi::CStr) -> bool {
+    info.iter()
+        .any(|i| i.is(key) && i.value.as_bool().unwrap_or(true))
 }
 
 /// Published data: owner, key and value.

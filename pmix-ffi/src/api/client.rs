@@ -1653,9 +1653,9 @@ unsafe fn distances(
     let mut types = 0;
     let mut ids = Vec::new();
     for x in &i {
-        if x.key.as_bytes() == PMIX_DEVICE_TYPE.to_bytes() {
+        if x.is(PMIX_DEVICE_TYPE) {
             types |= x.value.as_u64().unwrap_or(0);
-        } else if x.key.as_bytes() == PMIX_DEVICE_ID.to_bytes()
+        } else if x.is(PMIX_DEVICE_ID)
             && let Some(id) = x.value.as_str()
         {
             ids.push(id.clone());

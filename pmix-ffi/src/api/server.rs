@@ -40,15 +40,11 @@ fn op_later(
 }
 
 fn str_info(info: &[Info], key: &core::ffi::CStr) -> Option<PStr> {
-    info.iter()
-        .find(|i| i.key.as_bytes() == key.to_bytes())
-        .and_then(|i| i.value.as_str().cloned())
+    pmix_core::values::info_value(info, key).and_then(|v| v.as_str().cloned())
 }
 
 fn u64_info(info: &[Info], key: &core::ffi::CStr) -> Option<u64> {
-    info.iter()
-        .find(|i| i.key.as_bytes() == key.to_bytes())
-        .and_then(|i| i.value.as_u64())
+    pmix_core::values::info_value(info, key).and_then(Value::as_u64)
 }
 
 /// See PMIx Standard v5, `PMIx_server_init`.
@@ -89,10 +85,7 @@ pub unsafe extern "C" fn PMIx_server_init(
         if let Some(h) = str_info(&info, PMIX_HOSTNAME) {
             cfg.hostname = h;
         }
-        let flag = |k: &core::ffi::CStr| {
-            info.iter()
-                .any(|i| i.key.as_bytes() == k.to_bytes() && i.value.as_bool().unwrap_or(true))
-        };
+        let flag = |k: &core::ffi::CStr| pmix_core::values::info_flag(&info, k);
         cfg.tool_support = flag(PMIX_SERVER_TOOL_SUPPORT);
         cfg.session_support = flag(PMIX_SERVER_SESSION_SUPPORT);
         cfg.system_support = flag(PMIX_SERVER_SYSTEM_SUPPORT);

@@ -290,10 +290,7 @@ pub unsafe extern "C" fn PMIx_IOF_push(
             .collect::<pmix_core::Result<_>>()?;
         // SAFETY: per this function's contract.
         let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
-        if dirs
-            .iter()
-            .any(|i| i.key.as_bytes() == PMIX_IOF_PUSH_STDIN.to_bytes())
-        {
+        if dirs.iter().any(|i| i.is(PMIX_IOF_PUSH_STDIN)) {
             return Err(pmix_core::Error::NotSupported);
         }
         // SAFETY: per this function's contract.
