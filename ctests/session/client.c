@@ -788,9 +788,46 @@ static int scenario_child(void)
     return finish();
 }
 
+/* Put one string and commit it. */
+static void put_str_commit(const char *key, const char *val)
+{
+    pmix_value_t v;
+    pmix_status_t rc;
+    PMIX_VALUE_LOAD(&v, val, PMIX_STRING);
+    rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+    PMIX_VALUE_DESTRUCT(&v);
+    if (rc != PMIX_SUCCESS || (rc = PMIx_Commit()) != PMIX_SUCCESS) {
+        die("put/commit of %s: %s", key, st(rc));
+    }
+}
+
+/* Wait (at most 20 s) until each of the n ranks of nspace has committed sleeper.ready. */
+static void wait_ready(const char *nspace, int n)
+{
+    pmix_proc_t p;
+    pmix_info_t t;
+    pmix_value_t *v;
+    pmix_status_t rc;
+    int secs = 20, r;
+    PMIX_INFO_LOAD(&t, PMIX_TIMEOUT, &secs, PMIX_INT);
+    for (r = 0; r < n; r++) {
+        v = NULL;
+        PMIX_LOAD_PROCID(&p, nspace, (pmix_rank_t) r);
+        rc = PMIx_Get(&p, "sleeper.ready", &t, 1, &v);
+        if (rc != PMIX_SUCCESS) {
+            die("%s:%d never became ready: %s", nspace, r, st(rc));
+        }
+        PMIX_VALUE_RELEASE(v);
+    }
+    PMIX_INFO_DESTRUCT(&t);
+}
+
 static int scenario_sleeper(void)
 {
     init();
+    /* tell the parent we are connected: the reference server deadlocks when a client is
+     * killed in the middle of its handshake, so the kill must wait for this */
+    put_str_commit("sleeper.ready", "yes");
     sleep(60);   /* until killed by job control */
     fail("still alive after 60 s");
     return finish();
@@ -813,6 +850,7 @@ static int scenario_jobctl(void)
         if (rc != PMIX_SUCCESS) {
             die("spawn failed");
         }
+        wait_ready(child, 2);
         PMIX_LOAD_PROCID(&target, child, PMIX_RANK_WILDCARD);
         PMIX_INFO_LOAD(&directive, PMIX_JOB_CTRL_KILL, &yes, PMIX_BOOL);
         rc = PMIx_Job_control(&target, 1, &directive, 1, &results, &nresults);
