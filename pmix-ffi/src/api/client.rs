@@ -1338,8 +1338,14 @@ unsafe extern "C" fn event_continue(
     })
 }
 
-/// Wraps a C event handler for the core's registry.
-fn c_handler(f: pmix_notification_fn_t) -> pmix_core::events::Handler {
+/// Wraps a C event handler for the core's registry. The registration's
+/// `PMIX_EVENT_RETURN_OBJECT`, if any, is appended to the info of every event the handler
+/// gets, as the reference does (its "fault" and "debugger" examples find their state there).
+fn c_handler(f: pmix_notification_fn_t, registration: &[Info]) -> pmix_core::events::Handler {
+    let object = registration
+        .iter()
+        .find(|i| i.is(PMIX_EVENT_RETURN_OBJECT))
+        .cloned();
     Arc::new(move |id: usize, ev: &Event, results: &[Info], next: Next| {
         entry::guard("event handler", (), || {
             let Some(f) = f else {
@@ -1347,8 +1353,21 @@ fn c_handler(f: pmix_notification_fn_t) -> pmix_core::events::Handler {
                 return;
             };
             let src = convert::proc_to_c(&ev.source);
-            let info = convert::infos_to_c(&ev.info).unwrap_or(core::ptr::null_mut());
-            let ninfo = if info.is_null() { 0 } else { ev.info.len() };
+            let with_object;
+            let ev_info = match &object {
+                Some(o) => {
+                    with_object = ev
+                        .info
+                        .iter()
+                        .cloned()
+                        .chain([o.clone()])
+                        .collect::<Vec<_>>();
+                    &with_object[..]
+                }
+                None => &ev.info[..],
+            };
+            let info = convert::infos_to_c(ev_info).unwrap_or(core::ptr::null_mut());
+            let ninfo = if info.is_null() { 0 } else { ev_info.len() };
             let res = convert::infos_to_c(results).unwrap_or(core::ptr::null_mut());
             let nres = if res.is_null() { 0 } else { results.len() };
             let nb = Box::into_raw(Box::new(HandlerNext { next })).cast::<c_void>();
@@ -1400,7 +1419,7 @@ pub unsafe extern "C" fn PMIx_Register_event_handler(
         let codes = unsafe { ptr::slice(codes, ncodes) }?.to_vec();
         // SAFETY: per this function's contract.
         let i = unsafe { infos(info, ninfo) }?;
-        let handler = c_handler(evhdlr);
+        let handler = c_handler(evhdlr, &i);
         if let Ok(s) = lifecycle::server() {
             let id = s.events.register(&codes, &i, handler);
             if let Some(f) = cbfunc {
