@@ -911,6 +911,9 @@ impl Shared {
                     range,
                     info,
                 };
+                if code == PMIX_GROUP_CONSTRUCT_COMPLETE {
+                    self.learn_group(&ev.info);
+                }
                 self.relay_event(r, &ev, Some(id));
                 Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
                 if range != PMIX_RANGE_LOCAL && self.host.provides(Upcall::NotifyEvent) {
@@ -1150,6 +1153,42 @@ impl Shared {
         let uid = self.state.lock().clients.get(me).map_or(claimed, |c| c.uid);
         info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(uid)));
         info
+    }
+
+    /// Records a group that clients formed among themselves by invitation: the reference's
+    /// clients do it with events alone (`PMIX_GROUP_INVITED`, `_INVITE_ACCEPTED`, then
+    /// `PMIX_GROUP_CONSTRUCT_COMPLETE` from the leader with the group's id and its members as
+    /// the custom range) and then fence over `{id, WILDCARD}`, which must name the members.
+    /// A group constructed through the server already is kept as it is.
+    fn learn_group(&self, info: &[Info]) {
+        let Some(Value::String(Some(id))) =
+            info.iter().find(|i| i.is(PMIX_GROUP_ID)).map(|i| &i.value)
+        else {
+            return;
+        };
+        let members: Vec<Proc> = match info
+            .iter()
+            .find(|i| i.is(PMIX_EVENT_CUSTOM_RANGE))
+            .map(|i| &i.value)
+        {
+            Some(Value::Proc(p)) => vec![p.clone()],
+            Some(Value::DataArray(a)) => a
+                .items
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Proc(p) => Some(p.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => return,
+        };
+        if !members.is_empty() {
+            self.state
+                .lock()
+                .groups
+                .entry(id.as_bytes().to_vec())
+                .or_insert(members);
+        }
     }
 
     // ---- collectives ----------------------------------------------------------------
