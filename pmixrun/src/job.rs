@@ -52,6 +52,9 @@ pub struct ProcRec {
     /// Killed on pmixrun's own initiative (job control, abort, clean-up): its end is not a
     /// failure of the job.
     pub kill_expected: bool,
+    /// When to send SIGTERM if it is still alive (after a peer failed: the notice period
+    /// in which it may end on its own).
+    pub term_at: Option<Instant>,
     /// When to escalate to SIGKILL if it is still alive.
     pub kill_at: Option<Instant>,
     /// The CPUs it is bound to: list syntax ("0,4") and indices.

@@ -30,6 +30,10 @@ use crate::iof::{self, Iof};
 use crate::job::{self, AppSpec, Job, NodeFacts, ProcRec, ProcState, info};
 use crate::sys::{self, Exit, Pid};
 
+/// After a process fails, how long the rest of its job has (having been sent
+/// `PMIX_ERR_PROC_ABORTED`) to end on its own before pmixrun sends SIGTERM.
+const NOTICE: Duration = Duration::from_secs(1);
+
 /// Work for the main thread.
 pub enum Cmd {
     /// A spawn request from a client or tool.
@@ -388,6 +392,7 @@ impl Run {
                         pid: None,
                         state: ProcState::Pending,
                         kill_expected: false,
+                        term_at: None,
                         kill_at: None,
                         cpus,
                         locality,
@@ -645,12 +650,13 @@ impl Run {
         let Some((idx, rank)) = st.pids.remove(&pid) else {
             return;
         };
-        let grace = self.setup.grace;
         let job = &mut st.jobs[idx];
         let nspace = job.nspace.clone();
         let initial = job.initial;
+        let registered = job.registered;
         let p = &mut job.procs[rank as usize];
         p.state = ProcState::Ended(exit);
+        p.term_at = None;
         p.kill_at = None;
         let failed = !p.kill_expected && exit != Exit::Code(0);
         let mut fail_all = false;
@@ -668,7 +674,7 @@ impl Run {
             if job.live() {
                 eprintln!("pmixrun: terminating the rest of job {nspace}");
             }
-            terminate_job(job, grace);
+            doom_job(job, NOTICE);
             st.first_failure.get_or_insert(exit.shell_status());
             fail_all = initial;
         }
@@ -679,11 +685,26 @@ impl Run {
         if fail_all && st.any_live() {
             st.stopping = true;
             for j in st.jobs.iter_mut() {
-                terminate_job(j, grace);
+                doom_job(j, NOTICE);
             }
         }
         let over = job_is_over(&st, idx);
         drop(st);
+        if failed && registered {
+            // The survivors hear of it before they are terminated (the OpenPMIx "fault"
+            // example waits for this event and then finalizes on its own).
+            let (code, exit_code) = match exit {
+                Exit::Signal(s) => (PMIX_ERR_PROC_ABORTED_BY_SIG, 128 + s),
+                Exit::Code(c) => (PMIX_ERR_PROC_ABORTED, c),
+            };
+            self.notify(
+                code,
+                vec![
+                    info(PMIX_EVENT_AFFECTED_PROC, Value::Proc(me)),
+                    info(PMIX_EXIT_CODE, Value::Int(exit_code)),
+                ],
+            );
+        }
         if over {
             self.job_ended(idx);
         }
@@ -743,15 +764,22 @@ impl Run {
         }
     }
 
-    /// Sends SIGKILL to processes whose grace period is over (main thread).
+    /// Sends SIGTERM to processes whose notice period is over and SIGKILL to those whose
+    /// grace period is over (main thread).
     pub fn escalate(&self, now: Instant) {
         let mut st = self.lock();
+        let grace = self.setup.grace;
         for job in st.jobs.iter_mut() {
             for p in job.procs.iter_mut() {
-                if p.alive()
-                    && let (Some(at), Some(pid)) = (p.kill_at, p.pid)
-                    && at <= now
-                {
+                let Some(pid) = p.pid.filter(|_| p.alive()) else {
+                    continue;
+                };
+                if p.term_at.is_some_and(|at| at <= now) {
+                    signal_proc(pid, libc::SIGTERM);
+                    p.term_at = None;
+                    p.kill_at.get_or_insert(now + grace);
+                }
+                if p.kill_at.is_some_and(|at| at <= now) {
                     signal_proc(pid, libc::SIGKILL);
                     p.kill_at = None;
                 }
@@ -767,7 +795,7 @@ impl Run {
             .iter()
             .flat_map(|j| j.procs.iter())
             .filter(|p| p.alive())
-            .filter_map(|p| p.kill_at);
+            .flat_map(|p| p.term_at.into_iter().chain(p.kill_at));
         let lookups = st.held.iter().filter_map(|h| h.deadline);
         kills.chain(lookups).min()
     }
@@ -957,6 +985,22 @@ pub fn terminate_job(job: &mut Job, grace: Duration) {
             p.kill_expected = true;
             signal_proc(pid, libc::SIGTERM);
             p.kill_at = Some(Instant::now() + grace);
+        }
+    }
+}
+
+/// Dooms a job after one of its processes failed: its live processes get SIGTERM once
+/// `notice` has passed (and SIGKILL after the grace period), unless they end first.
+pub fn doom_job(job: &mut Job, notice: Duration) {
+    job.terminating = true;
+    let at = Instant::now() + notice;
+    for p in job.procs.iter_mut() {
+        if p.state == ProcState::Pending {
+            p.state = ProcState::FailedToStart;
+        }
+        if p.alive() && !p.kill_expected {
+            p.kill_expected = true;
+            p.term_at = Some(at);
         }
     }
 }

@@ -1135,6 +1135,8 @@ struct ExampleCheck {
     status: i32,
     finalized: usize,
     lines: &'static [(&'static str, usize)],
+    /// Failure lines that are right on this machine (each names what it tolerates).
+    tolerated: &'static [&'static str],
 }
 
 fn check_example(lib: Lib, ex: &ExampleCheck) -> Result<(), String> {
@@ -1164,7 +1166,10 @@ fn check_example(lib: Lib, ex: &ExampleCheck) -> Result<(), String> {
         }
     }
     for bad in ["failed", "FAILED", "wrong", "WASN'T", "WAS NOT"] {
-        if let Some(l) = all.lines().find(|l| l.contains(bad)) {
+        if let Some(l) = all
+            .lines()
+            .find(|l| l.contains(bad) && !ex.tolerated.iter().any(|t| l.contains(t)))
+        {
             problems.push(format!("reports {l:?}"));
         }
     }
@@ -1200,24 +1205,28 @@ fn examples_hello_client_dmodex_pub() {
             status: 0,
             finalized: 4,
             lines: &[("Query returned 2 values status SUCCESS", 4)],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "client",
             status: 0,
             finalized: 4,
             lines: &[("-local returned correct", 16)],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "dmodex",
             status: 0,
             finalized: 1,
             lines: &[],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "pub",
             status: 0,
             finalized: 4,
             lines: &[("PUBLISH-LOOKUP SUCCEEDED", 3), ("UNPUBLISH SUCCEEDED", 1)],
+            tolerated: &[],
         },
     ]);
 }
@@ -1230,30 +1239,35 @@ fn examples_more() {
             status: 0,
             finalized: 4,
             lines: &[],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "pubi",
             status: 0,
             finalized: 4,
             lines: &[],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "dynamic",
             status: 0,
             finalized: 4,
             lines: &[],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "log",
             status: 0,
             finalized: 4,
             lines: &[],
+            tolerated: &[],
         },
         ExampleCheck {
             name: "jctrl",
             status: 0,
             finalized: 4,
             lines: &[],
+            tolerated: &[],
         },
         // Rank 0 exits 1 without finalizing; pmixrun ends the job with that status.
         ExampleCheck {
@@ -1261,6 +1275,7 @@ fn examples_more() {
             status: 1,
             finalized: 0,
             lines: &[],
+            tolerated: &[],
         },
     ]);
 }
@@ -1272,34 +1287,45 @@ fn examples_group() {
         status: 0,
         finalized: 4,
         lines: &[],
+        tolerated: &[],
     }]);
 }
 
-/// Examples that do not pass yet: asyncgroup with the reference's clients fences over a
-/// group they formed by invitation among themselves, which pmixrun never learns of (with
-/// ours it passes: our invitation ends in an ordinary group construct); fault expects the
-/// survivors to be notified rather than terminated; nodeinfo asks for fabric coordinates.
+/// nodeinfo asks for each peer's fabric coordinates, which one machine without a fabric does
+/// not have: the reference's own host answers NOT-FOUND too, and the example goes on.
 #[test]
-#[ignore = "issue 4: asyncgroup (reference clients), fault, nodeinfo"]
-fn examples_not_passing_yet() {
-    check_examples(&[
-        ExampleCheck {
-            name: "asyncgroup",
-            status: 0,
-            finalized: 4,
-            lines: &[],
-        },
-        ExampleCheck {
-            name: "fault",
-            status: 1,
-            finalized: 3,
-            lines: &[],
-        },
-        ExampleCheck {
-            name: "nodeinfo",
-            status: 0,
-            finalized: 4,
-            lines: &[],
-        },
-    ]);
+fn examples_nodeinfo() {
+    check_examples(&[ExampleCheck {
+        name: "nodeinfo",
+        status: 0,
+        finalized: 4,
+        lines: &[("Host list", 1)],
+        tolerated: &["coordinates"],
+    }]);
+}
+
+/// Rank 0 exits 1 after the fence; the others wait for the PMIX_ERR_PROC_ABORTED event
+/// pmixrun sends before terminating them, and finalize. pmixrun's status is rank 0's.
+#[test]
+fn examples_fault() {
+    check_examples(&[ExampleCheck {
+        name: "fault",
+        status: 1,
+        finalized: 3,
+        lines: &[("DEBUGGER DAEMON NOTIFIED TERMINATED - AFFECTED run.", 3)],
+        tolerated: &[],
+    }]);
+}
+
+/// asyncgroup: the reference's clients form the group by events alone and then fence over
+/// it; the server learns the members from the leader's PMIX_GROUP_CONSTRUCT_COMPLETE.
+#[test]
+fn examples_asyncgroup() {
+    check_examples(&[ExampleCheck {
+        name: "asyncgroup",
+        status: 0,
+        finalized: 4,
+        lines: &[("Group complete - executing fence across group", 2)],
+        tolerated: &[],
+    }]);
 }
