@@ -2,14 +2,16 @@
 # Tool connections across libraries: thost.c (a server with tool support) and tool.c (a tool
 # that finds it by pid through the rendezvous files), in the four arrangements of the
 # reference and our library. The output must be the same in all four, and the server must
-# have removed its rendezvous files when it ends.
+# have removed its rendezvous files when it ends. Then multi.c, a tool connected to two
+# servers at once (attach, set_server, get_servers, disconnect), in the same four
+# arrangements: its output must be the reference's.
 # usage: LIB_DIR=<dir with our libpmix.so.2> ctests/tools/run.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${LIB_DIR:?LIB_DIR must name a directory holding our libpmix.so.2}"
 : "${INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-for p in thost tool; do
+for p in thost tool multi; do
   cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/$p" -lpmix || exit 1
 done
 fail=0
@@ -36,6 +38,32 @@ for combo in ref:ref ours:ref ref:ours ours:ours; do
     echo "FAIL tools: server $s left $left rendezvous file(s)"; fail=1
   else
     echo "PASS tools: server $s, tool $t"
+  fi
+done
+echo "$expected" | sed 's/^/  /'
+
+expected=""
+for combo in ref:ref ours:ref ref:ours ours:ours; do
+  s=${combo%%:*}; t=${combo##*:}
+  slib=; [ "$s" = ours ] && slib=$LIB_DIR
+  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
+  tmp=$(mktemp -d "$work/tmp.XXXXXX")
+  srv=$tmp/srv; mkdir "$srv"
+  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pa" srv-a > "$tmp/a.out" 2>&1 &
+  pa=$!
+  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pb" srv-b > "$tmp/b.out" 2>&1 &
+  pb=$!
+  for _ in $(seq 100); do [ -s "$tmp/pa" ] && [ -s "$tmp/pb" ] && break; sleep 0.05; done
+  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/multi" "$pa" "$pb" > "$tmp/multi.out" 2>"$tmp/multi.err"
+  rc=$?
+  kill -TERM "$pa" "$pb" 2>/dev/null; wait "$pa" "$pb" 2>/dev/null
+  out=$(cat "$tmp/multi.out")
+  [ -z "$expected" ] && expected=$out
+  if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
+    echo "FAIL two servers: server $s, tool $t (rc $rc)"
+    diff <(echo "$expected") "$tmp/multi.out" | sed 's/^/  /'; sed 's/^/  /' "$tmp/multi.err"; fail=1
+  else
+    echo "PASS two servers: server $s, tool $t"
   fi
 done
 echo "$expected" | sed 's/^/  /'

@@ -1,7 +1,8 @@
 /* A server for tool tests, on the public server API only: tool support (rendezvous files in
  * $TMPDIR), a tool_connected upcall that gives each tool "thost-tool-<n>" rank 0, and a query
- * upcall that answers PMIX_QUERY_NAMESPACES. It writes its pid to argv[1] once ready, serves
- * until SIGTERM (or 30 s), then finalizes and exits 0. */
+ * upcall that answers PMIX_QUERY_NAMESPACES with "<server nspace>-job". It writes its pid to
+ * argv[1] once ready, serves until SIGTERM (or 30 s), then finalizes and exits 0.
+ * usage: thost PIDFILE [SERVER_NSPACE (default thost)] */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 static volatile sig_atomic_t stop;
 static int ntools;
+static const char *server_nspace = "thost";
 
 static void on_term(int sig) { (void) sig; stop = 1; }
 
@@ -30,12 +32,14 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
 {
     size_t n, k, found = 0;
     pmix_info_t *res;
+    char job[PMIX_MAX_NSLEN + 1];
     (void) proct;
+    snprintf(job, sizeof(job), "%s-job", server_nspace);
     PMIX_INFO_CREATE(res, nqueries);
     for (n = 0; n < nqueries; n++) {
         for (k = 0; NULL != queries[n].keys && NULL != queries[n].keys[k]; k++) {
             if (0 == strcmp(queries[n].keys[k], PMIX_QUERY_NAMESPACES) && found < nqueries) {
-                PMIX_INFO_LOAD(&res[found], PMIX_QUERY_NAMESPACES, "thost-job", PMIX_STRING);
+                PMIX_INFO_LOAD(&res[found], PMIX_QUERY_NAMESPACES, job, PMIX_STRING);
                 found++;
             }
         }
@@ -52,6 +56,9 @@ int main(int argc, char **argv)
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     FILE *f;
     int i;
+    if (argc > 2) {
+        server_nspace = argv[2];
+    }
     memset(&module, 0, sizeof(module));
     module.tool_connected = tool_connected;
     module.query = query;
@@ -59,7 +66,7 @@ int main(int argc, char **argv)
     PMIX_INFO_LOAD(&info[1], PMIX_SERVER_TMPDIR, tmp, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
     PMIX_INFO_LOAD(&info[3], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[4], PMIX_SERVER_NSPACE, "thost", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[4], PMIX_SERVER_NSPACE, server_nspace, PMIX_STRING);
     setenv("PMIX_MCA_gds", "hash", 1);
     if (PMIX_SUCCESS != PMIx_server_init(&module, info, 5)) {
         fprintf(stderr, "thost: server init failed\n");

@@ -307,12 +307,18 @@ impl Client {
         self.conn.is_none()
     }
 
-    /// Whether the connection to the server is up.
+    /// Whether the connection to the server is up (never after `finalize`).
     pub fn connected(&self) -> bool {
-        self.conn.as_ref().is_some_and(Requester::connected)
+        !self.finalized.load(Ordering::SeqCst)
+            && self.conn.as_ref().is_some_and(Requester::connected)
     }
 
+    /// The connection for a request: `Unreach` without one, or after `finalize` (a tool
+    /// whose primary server was disconnected).
     fn conn(&self) -> Result<&Requester> {
+        if self.finalized.load(Ordering::SeqCst) {
+            return Err(Error::Unreach);
+        }
         self.conn.as_ref().ok_or(Error::Unreach)
     }
 

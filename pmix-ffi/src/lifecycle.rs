@@ -26,6 +26,9 @@ struct Roles {
     host: Option<Arc<CHost>>,
     /// The client side of the server process (`PMIx_Get`, `PMIx_Store_internal` there).
     server_client: Option<Arc<Client>>,
+    /// A tool's connections to servers other than its primary (`client`), in the order
+    /// they were attached.
+    others: Vec<Arc<Client>>,
 }
 
 static ROLES: Mutex<Option<Roles>> = Mutex::new(None);
@@ -153,18 +156,22 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
     Ok(me)
 }
 
-/// `PMIx_tool_attach_to_server` for a tool that has no server yet: finds one with `info`
-/// (as `PMIx_tool_init` does), connects with the tool's identity and makes it the tool's
-/// connection. Returns the tool's and the server's identities.
+/// `PMIx_tool_attach_to_server`: finds a server with `info` (as `PMIx_tool_init` does) and
+/// connects to it with the tool's identity. The new connection becomes the primary one
+/// (where requests go) if the tool had none or `PMIX_PRIMARY_SERVER` is true; otherwise it
+/// is kept beside the primary. Attaching to a server the tool is already connected to
+/// returns that connection. Returns the tool's and the server's identities.
 pub(crate) fn tool_attach(info: &[Info]) -> Result<(pmix_core::Proc, pmix_core::Proc)> {
     use pmix_core::tool;
     let c = client()?;
-    if c.connected() {
-        // One server at a time (several at once are not implemented).
-        return Err(Error::NotSupported);
-    }
     let host = pmix_core::server::local_hostname().to_string();
     let (uri, kind) = tool::locate(info, &host)?.ok_or(Error::Unreach)?;
+    if let Some(known) = connections()
+        .into_iter()
+        .find(|k| k.server.nspace == uri.nspace && k.server.rank == uri.rank)
+    {
+        return Ok((known.me.clone(), known.server.clone()));
+    }
     let kind = match kind {
         pmix_core::wire::PeerKind::ToolNeedsId => pmix_core::wire::PeerKind::ToolGivenId,
         pmix_core::wire::PeerKind::LauncherNeedsId => pmix_core::wire::PeerKind::LauncherGivenId,
@@ -177,8 +184,80 @@ pub(crate) fn tool_attach(info: &[Info]) -> Result<(pmix_core::Proc, pmix_core::
         tool::blob(info),
     )?);
     let ids = (new.me.clone(), new.server.clone());
-    with(|r| r.client = Some(new));
+    let primary = !c.connected() || pmix_core::values::info_flag(info, PMIX_PRIMARY_SERVER);
+    with(|r| {
+        if primary {
+            if let Some(old) = r.client.replace(new)
+                && old.connected()
+            {
+                r.others.push(old);
+            }
+        } else {
+            r.others.push(new);
+        }
+    });
     Ok(ids)
+}
+
+/// Every connection of a tool to a server: the primary first, then the others.
+pub(crate) fn connections() -> Vec<Arc<Client>> {
+    with(|r| {
+        r.client
+            .iter()
+            .filter(|c| c.connected())
+            .chain(r.others.iter())
+            .cloned()
+            .collect()
+    })
+}
+
+/// `PMIx_tool_set_server`: makes the connection to `server` the primary one;
+/// `PMIX_ERR_UNREACH` (the reference's answer) for a server the tool is not connected to.
+pub(crate) fn tool_set_primary(server: &pmix_core::Proc) -> Result<()> {
+    with(|r| {
+        if r.client
+            .as_ref()
+            .is_some_and(|c| c.connected() && c.server == *server)
+        {
+            return Ok(());
+        }
+        let pos = r
+            .others
+            .iter()
+            .position(|c| c.server == *server)
+            .ok_or(Error::Unreach)?;
+        let new = r.others.remove(pos);
+        if let Some(old) = r.client.replace(new)
+            && old.connected()
+        {
+            r.others.push(old);
+        }
+        Ok(())
+    })
+}
+
+/// `PMIx_tool_disconnect`: ends the connection to `server`. After the primary's, the tool
+/// has no primary until `PMIx_tool_set_server` names one of the others: requests meanwhile
+/// fail with `PMIX_ERR_UNREACH`, as with the reference.
+pub(crate) fn tool_disconnect(server: &pmix_core::Proc) -> Result<()> {
+    let gone = with(|r| {
+        if let Some(c) = r
+            .client
+            .as_ref()
+            .filter(|c| c.connected() && c.server == *server)
+        {
+            // Stays in place, closed: the tool keeps its identity and handlers.
+            return Ok(c.clone());
+        }
+        let pos = r
+            .others
+            .iter()
+            .position(|c| c.server == *server)
+            .ok_or(Error::NotFound)?;
+        Ok(r.others.remove(pos))
+    })?;
+    // Outside the lock: finalizing waits for the server's answer.
+    gone.finalize()
 }
 
 /// `PMIx_Finalize`: drops one reference; the last one finalizes the client.
@@ -194,6 +273,10 @@ pub(crate) fn client_finalize() -> Result<()> {
         }
     });
     if let Some(c) = last {
+        let others = with(|r| std::mem::take(&mut r.others));
+        for o in others {
+            let _ = o.finalize();
+        }
         c.finalize()?;
     }
     Ok(())

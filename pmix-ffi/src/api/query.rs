@@ -90,8 +90,10 @@ pub unsafe extern "C" fn PMIx_Query_info(
         let (results, nresults) = unsafe { (ptr::req_mut(results)?, ptr::req_mut(nresults)?) };
         // SAFETY: per this function's contract.
         let queries = unsafe { read_queries(queries, nqueries) }?;
+        // A client that has (or had) a server asks it: one whose connection is gone gets
+        // PMIX_ERR_UNREACH, as from the reference.
         if let Ok(c) = lifecycle::client()
-            && c.connected()
+            && !c.is_singleton()
         {
             let (status, answers) = c.query(&queries)?;
             if !answers.is_empty() {

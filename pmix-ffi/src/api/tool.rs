@@ -52,9 +52,9 @@ pub unsafe extern "C" fn PMIx_tool_finalize() -> pmix_status_t {
 
 /// See PMIx Standard v5, `PMIx_tool_attach_to_server`: connects a tool that has no server
 /// (initialized with `PMIX_TOOL_DO_NOT_CONNECT`, or an optional connection that failed) to
-/// the server `info` names, the way `PMIx_tool_init` finds one. A tool holds one connection:
-/// attaching while connected returns `PMIX_ERR_NOT_SUPPORTED` (several servers at once are
-/// NOT IMPLEMENTED yet).
+/// the server `info` names, the way `PMIx_tool_init` finds one. A tool may be connected to
+/// several servers; requests go to the primary one, which the new connection becomes if the
+/// tool had none or `PMIX_PRIMARY_SERVER` is true (see `PMIx_tool_set_server`).
 ///
 /// # Safety
 /// `myproc` and `server` NULL or writable; `(info, ninfo)` a valid array.
@@ -90,17 +90,15 @@ pub unsafe extern "C" fn PMIx_tool_attach_to_server(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_tool_disconnect(server: *const pmix_proc_t) -> pmix_status_t {
     entry::status("PMIx_tool_disconnect", || {
-        let c = lifecycle::client()?;
+        lifecycle::client()?;
         // SAFETY: per this function's contract.
         let s = convert::proc_from_c(unsafe { ptr::req(server) }?)?;
-        if !c.connected() || s.nspace != c.server.nspace || s.rank != c.server.rank {
-            return Err(pmix_core::Error::NotFound);
-        }
-        c.finalize()
+        lifecycle::tool_disconnect(&s)
     })
 }
 
-/// See PMIx Standard v5, `PMIx_tool_get_servers`: the server this tool is connected to.
+/// See PMIx Standard v5, `PMIx_tool_get_servers`: the servers this tool is connected to,
+/// the primary first.
 ///
 /// Ownership: `*servers` is libc-allocated; release with `PMIX_PROC_FREE`.
 ///
@@ -112,14 +110,13 @@ pub unsafe extern "C" fn PMIx_tool_get_servers(
     nservers: *mut usize,
 ) -> pmix_status_t {
     entry::status("PMIx_tool_get_servers", || {
-        let c = lifecycle::client()?;
+        lifecycle::client()?;
         // SAFETY: per this function's contract.
         let (out, n) = unsafe { (ptr::req_mut(servers)?, ptr::req_mut(nservers)?) };
-        let list: Vec<pmix_core::Proc> = if c.connected() {
-            vec![c.server.clone()]
-        } else {
-            Vec::new()
-        };
+        let list: Vec<pmix_core::Proc> = lifecycle::connections()
+            .iter()
+            .map(|c| c.server.clone())
+            .collect();
         let arr = crate::alloc::calloc::<pmix_proc_t>(list.len())?;
         for (i, p) in list.iter().enumerate() {
             // SAFETY: arr holds list.len() procs.
@@ -131,8 +128,8 @@ pub unsafe extern "C" fn PMIx_tool_get_servers(
     })
 }
 
-/// See PMIx Standard v5, `PMIx_tool_set_server`: selects the primary server; with one
-/// connection, succeeds for that server and returns `PMIX_ERR_NOT_FOUND` for any other.
+/// See PMIx Standard v5, `PMIx_tool_set_server`: makes `server`, one this tool is connected
+/// to, the primary server; `PMIX_ERR_NOT_FOUND` for any other.
 ///
 /// # Safety
 /// `server` is a valid proc; `(info, ninfo)` a valid array.
@@ -143,14 +140,10 @@ pub unsafe extern "C" fn PMIx_tool_set_server(
     ninfo: usize,
 ) -> pmix_status_t {
     entry::status("PMIx_tool_set_server", || {
-        let c = lifecycle::client()?;
+        lifecycle::client()?;
         // SAFETY: per this function's contract.
         let s = convert::proc_from_c(unsafe { ptr::req(server) }?)?;
-        if c.connected() && s.nspace == c.server.nspace && s.rank == c.server.rank {
-            Ok(())
-        } else {
-            Err(pmix_core::Error::NotFound)
-        }
+        lifecycle::tool_set_primary(&s)
     })
 }
 
