@@ -47,37 +47,19 @@ pub fn system_tmpdir(info: &[Info]) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/tmp"))
 }
 
-/// Whether process `pid` exists.
-fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
+use crate::rendezvous::alive;
 
 /// The servers advertised under `dir` (searched recursively, as the reference does) by
 /// files whose name starts with `prefix`, skipping files whose server is dead. Nothing is
 /// ever deleted: a stale file may belong to someone else.
 pub fn search(dir: &Path, prefix: &str) -> Vec<(PathBuf, rendezvous::Rendezvous)> {
-    let mut out = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), 0)];
-    while let Some((d, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_dir() && depth < 8 {
-                stack.push((p, depth + 1));
-            } else if ft.is_file()
-                && e.file_name().to_string_lossy().starts_with(prefix)
-                && let Ok(r) = rendezvous::read(&p)
-                && r.pid.is_none_or(alive)
-            {
-                out.push((p, r));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+    rendezvous::find(dir, 8, |n| n.starts_with(prefix))
+        .into_iter()
+        .filter_map(|p| {
+            let r = rendezvous::read(&p).ok()?;
+            r.pid.is_none_or(alive).then_some((p, r))
+        })
+        .collect()
 }
 
 fn from_file(path: &Path) -> Result<ServerUri> {
@@ -252,6 +234,43 @@ pub fn retries(info: &[Info]) -> (u32, Duration) {
         .and_then(Value::as_u64)
         .map_or(Duration::from_secs(1), |s| Duration::from_secs(s.min(3600)));
     (n, d)
+}
+
+/// `PMIx_tool_init`'s connection: with `PMIX_TOOL_DO_NOT_CONNECT` a tool without a server;
+/// otherwise the server [`locate`] finds (none found is `Error::Unreach`), retried per
+/// [`retries`]; with `PMIX_TOOL_CONNECT_OPTIONAL` a failed connection gives a tool without a
+/// server too. `host` is this machine's name as rendezvous files spell it.
+pub fn init(info: &[Info], host: &str) -> Result<Client> {
+    if do_not_connect(info) {
+        return Ok(Client::local(own_id(info, host)));
+    }
+    let (retries, delay) = retries(info);
+    let mut attempt = 0;
+    let connected = loop {
+        let r = locate(info, host).and_then(|found| {
+            let (uri, kind) = found.ok_or(Error::Unreach)?;
+            let id = match kind {
+                PeerKind::ToolClient | PeerKind::LauncherClient => {
+                    ClientEnv::from_env(|k| std::env::var(k).ok())?.map(|e| e.me)
+                }
+                _ => given_id(info),
+            };
+            connect(&uri, kind, id, blob(info))
+        });
+        match r {
+            Ok(c) => break Ok(c),
+            Err(e) if attempt >= retries => break Err(e),
+            Err(_) => {
+                attempt += 1;
+                std::thread::sleep(delay);
+            }
+        }
+    };
+    match connected {
+        Ok(c) => Ok(c),
+        Err(_) if connect_optional(info) => Ok(Client::local(own_id(info, host))),
+        Err(e) => Err(e),
+    }
 }
 
 /// Whether the tool must not connect, and whether failing to connect is acceptable.
