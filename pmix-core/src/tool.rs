@@ -68,7 +68,9 @@ fn from_file(path: &Path) -> Result<ServerUri> {
         // A file left behind by a server that died.
         return Err(Error::Unreach);
     }
-    ServerUri::parse_tool(&r.uri)
+    // A file's URI splits at the last '.' (the reference's file reader does; only a URI
+    // given directly splits at the first).
+    ServerUri::parse(&r.uri)
 }
 
 /// Where to connect, following the standard's order. `Ok(None)`: no server named and none
@@ -115,7 +117,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     if let Some(n) = named {
         let found = search(&sysdir, &format!("pmix.{host}.tool.{n}"));
         let (_, r) = found.into_iter().next().ok_or(Error::NotFound)?;
-        return Ok(Some((ServerUri::parse_tool(&r.uri)?, kind)));
+        return Ok(Some((ServerUri::parse(&r.uri)?, kind)));
     }
     // 6. Started by a server: its URI and our identity are in the environment.
     if let Some(env) = ClientEnv::from_env(|k| std::env::var(k).ok())? {
@@ -133,7 +135,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     uris.dedup();
     match uris.len() {
         0 => Ok(None),
-        1 => Ok(Some((ServerUri::parse_tool(&uris[0])?, kind))),
+        1 => Ok(Some((ServerUri::parse(&uris[0])?, kind))),
         // Several servers: the caller must say which (the reference fails the same way).
         _ => Err(Error::Status(PMIX_ERR_UNREACH)),
     }
@@ -295,7 +297,7 @@ mod tests {
         rendezvous::write(
             &live,
             &rendezvous::render(
-                "srv.0;tcp4://127.0.0.1:9",
+                "srv.x.0;tcp4://127.0.0.1:9",
                 "4.2.2",
                 std::process::id(),
                 0,
@@ -311,14 +313,15 @@ mod tests {
         .unwrap();
         let found = search(&dir, "pmix.h.tool");
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].1.uri, "srv.0;tcp4://127.0.0.1:9");
+        assert_eq!(found[0].1.uri, "srv.x.0;tcp4://127.0.0.1:9");
         assert!(dead.exists(), "a stale file is never removed by a tool");
         let info = vec![Info::new(
             PMIX_SYSTEM_TMPDIR.to_bytes(),
             Value::String(Some(dir.to_str().unwrap().into())),
         )];
         let (uri, kind) = locate(&info, "h").unwrap().unwrap();
-        assert_eq!(uri.nspace, "srv");
+        // A namespace with dots (pmixrun's "run.<pid>") splits at the last one in a file.
+        assert_eq!(uri.nspace, "srv.x");
         assert_eq!(kind, PeerKind::ToolNeedsId);
         let by_file = vec![Info::new(
             PMIX_SERVER_URI.to_bytes(),
