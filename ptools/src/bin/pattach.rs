@@ -176,6 +176,8 @@ fn main() {
         );
     }
 
+    eprintln!("pattach: attached to job {job} ({size} processes)");
+
     // Our stdin, to the job.
     let targets = match cli.stdin {
         StdinTarget::Rank(r) if r < size => Some(vec![Proc::new(job.as_str(), r)]),

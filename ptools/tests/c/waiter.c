@@ -1,5 +1,7 @@
 /* A job process for the p-tools tests.
  *
+ * Each writes "<pid>" to DIR/ready.<rank> when it is ready.
+ *
  *   waiter wait DIR CODE    publish "ptools.key.<rank>" = "value of <rank>", register a
  *                           handler for event CODE, write DIR/ready.<rank>, then wait until
  *                           killed; on the event, write "<code> <source nspace>:<rank>" to
@@ -58,6 +60,13 @@ static void handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
         cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
+static void ready(void)
+{
+    char text[32];
+    snprintf(text, sizeof(text), "%d\n", (int) getpid());
+    write_file("ready", text);
+}
+
 static void register_handler(pmix_status_t code)
 {
     pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, handler, NULL, NULL);
@@ -99,12 +108,12 @@ int main(int argc, char **argv)
             return 1;
         }
         register_handler(atoi(argv[3]));
-        write_file("ready", "ready\n");
+        ready();
         for (;;)
             pause();
     } else if (strcmp(argv[1], "talk") == 0 && argc == 5) {
         register_handler(atoi(argv[3]));
-        write_file("ready", "ready\n");
+        ready();
         wait_for_event();
         int n = atoi(argv[4]);
         for (int i = 0; i < n; i++) {
@@ -115,7 +124,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         fflush(stderr);
     } else if (strcmp(argv[1], "echo") == 0) {
-        write_file("ready", "ready\n");
+        ready();
         char line[4096];
         while (fgets(line, sizeof(line), stdin) != NULL) {
             printf("echo: %s", line);
