@@ -114,7 +114,9 @@ fn host() -> String {
 
 /// A running pmixrun and the pids of its ranks.
 struct Job {
-    child: Child,
+    /// pmixrun (taken by `stop`; a job dropped without it, as when a test fails, is
+    /// killed).
+    child: Option<Child>,
     tmp: PathBuf,
     /// Where the ranks write their files.
     dir: PathBuf,
@@ -123,7 +125,10 @@ struct Job {
 
 impl Job {
     fn pid(&self) -> u32 {
-        self.child.id()
+        self.child.as_ref().map_or(0, Child::id)
+    }
+    fn child(&mut self) -> &mut Child {
+        self.child.as_mut().expect("pmixrun")
     }
     fn pid_arg(&self) -> String {
         self.pid().to_string()
@@ -136,8 +141,27 @@ impl Job {
         for pid in self.pids.values() {
             kill(*pid, 9);
         }
-        let _ = self.child.kill_on_timeout();
-        self.child.wait_with_output().expect("wait for pmixrun")
+        let mut child = self.child.take().expect("pmixrun");
+        let _ = child.kill_on_timeout();
+        child.wait_with_output().expect("wait for pmixrun")
+    }
+
+    /// Waits for pmixrun to end by itself.
+    fn wait(mut self) -> Output {
+        let child = self.child.take().expect("pmixrun");
+        child.wait_with_output().expect("wait for pmixrun")
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            for pid in self.pids.values() {
+                kill(*pid, 9);
+            }
+            let _ = c.kill();
+            let _ = c.wait();
+        }
     }
 }
 
@@ -210,7 +234,7 @@ fn start_job(tag: &str, tmp: Option<&Path>, n: u32, args: &[&str]) -> Job {
         std::thread::sleep(Duration::from_millis(20));
     };
     Job {
-        child,
+        child: Some(child),
         tmp,
         dir,
         pids,
@@ -621,7 +645,7 @@ fn pattach_shows_the_output_and_exits_with_the_job() {
             assert!(at.windows(2).all(|w| w[0] < w[1]), "{stream}");
         }
     }
-    let run = job.child.wait_with_output().unwrap();
+    let run = job.wait();
     assert!(run.status.success(), "{run:?}");
 }
 
@@ -638,7 +662,7 @@ fn pattach_forwards_stdin_to_rank_0() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{:?}\n{text}\n{err}", out.status);
     assert_eq!(text, "echo: line one\necho: line two\n", "{err}");
-    assert!(job.child.wait_with_output().unwrap().status.success());
+    assert!(job.wait().status.success());
 }
 
 // ---- bad input and robustness ---------------------------------------------------------------
@@ -784,11 +808,12 @@ fn a_killed_pmixruns_files_go_at_the_next_start() {
         .collect();
     assert_eq!(old_files.len(), 2, "{:?}", rendezvous_files(&tmp));
     let mut first = first;
-    first.child.kill().unwrap();
-    first.child.wait().unwrap();
-    for pid in first.pids.values() {
+    first.child().kill().unwrap();
+    first.child().wait().unwrap();
+    for pid in std::mem::take(&mut first.pids).values() {
         kill(*pid, 9);
     }
+    drop(first.child.take());
     for f in &old_files {
         assert!(f.exists(), "{} went with SIGKILL", f.display());
     }
