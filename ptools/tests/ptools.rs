@@ -195,18 +195,33 @@ fn kill(pid: i32, sig: i32) {
 /// Starts `pmixrun -n N waiter ARGS...` in its own TMPDIR (`tmp`, or a fresh one) and waits
 /// until every rank is ready.
 fn start_job(tag: &str, tmp: Option<&Path>, n: u32, args: &[&str]) -> Job {
+    start_job_with(tag, tmp, n, args, false)
+}
+
+/// As `start_job`; with `open_stdin`, pmixrun forwards its stdin to rank 0 (its default)
+/// and that stdin stays open (a pipe the test holds) until the job is dropped.
+fn start_job_with(tag: &str, tmp: Option<&Path>, n: u32, args: &[&str], open_stdin: bool) -> Job {
     let f = fixture();
     let tmp = tmp.map_or_else(|| run_dir(tag), Path::to_path_buf);
     let dir = run_dir(&format!("{tag}-files"));
     let mut child = Command::new(&f.pmixrun)
         .env("TMPDIR", &tmp)
         .env("LD_LIBRARY_PATH", &f.ours)
-        .args(["--timeout", "300", "--stdin", "none", "-n", &n.to_string()])
+        .args(["--timeout", "300", "-n", &n.to_string()])
+        .args(if open_stdin {
+            &[][..]
+        } else {
+            &["--stdin", "none"][..]
+        })
         .arg(&f.waiter)
         .arg(args[0])
         .arg(&dir)
         .args(&args[1..])
-        .stdin(Stdio::null())
+        .stdin(if open_stdin {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -652,11 +667,14 @@ fn pattach_shows_the_output_and_exits_with_the_job() {
 #[test]
 #[ignore = "pmixrun does not implement the push_stdin upcall yet (issue 4): PMIx_IOF_push from a tool gets PMIX_ERR_NOT_SUPPORTED"]
 fn pattach_forwards_stdin_to_rank_0() {
-    let job = start_job("attach-stdin", None, 1, &["echo"]);
+    let job = start_job_with("attach-stdin", None, 1, &["echo"], true);
     let (mut child, stderr) = start_pattach(&job, &[], Stdio::piped());
     let mut w = child.stdin.take().unwrap();
     w.write_all(b"line one\nline two\n").unwrap();
     drop(w);
+    // pattach ends with the job, which ends at the end of its input; bounded, so that a
+    // server that drops the input fails the test instead of hanging it.
+    let _ = child.kill_on_timeout();
     let out = child.wait_with_output().unwrap();
     let err = stderr.join().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
