@@ -1,7 +1,8 @@
 # Build, install and test libpmix.so.2 (see README.md).
 #
 #   make                      build the library (release)
-#   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/, bin/pmixrun (DESTDIR= for staging)
+#   make install PREFIX=DIR   install lib/, include/, lib/pkgconfig/, bin/ (pmixrun and the tools
+#                             pps, pquery, pevent, plookup, pattrs, pmix_info, pattach; DESTDIR= for staging)
 #   make test                 every test: cargo tests, header and ABI checks, C tests,
 #                             client/server sessions, Open MPI, Python and Slurm on our library
 #   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder, 30 s on the server's
@@ -19,6 +20,8 @@ BUILD ?= $(CURDIR)/build
 STAGE := $(BUILD)/install
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 LIBDIR := $(TARGET_DIR)/release
+# The command-line tools (ptools/), installed beside pmixrun.
+PTOOLS := pps pquery pevent plookup pattrs pmix_info pattach
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
 .PHONY: all lib headers check-headers matrix check-matrix lint install stage test cargo-test ctest session tools faults consumers slurm abi demo fuzz-smoke bench clean
@@ -26,7 +29,7 @@ HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix
 all: lib
 
 lib:
-	$(CARGO) build --release -p pmix-ffi -p pmixrun
+	$(CARGO) build --release -p pmix-ffi -p pmixrun -p ptools
 
 headers:
 	$(CARGO) run -q -p xtask -- headers
@@ -46,7 +49,7 @@ lint:
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(LIBDIR)/pmixrun $(DESTDIR)$(PREFIX)/bin/pmixrun
+	for t in pmixrun $(PTOOLS); do install -m 755 $(LIBDIR)/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
 	install -m 755 $(LIBDIR)/libpmix.so $(DESTDIR)$(PREFIX)/lib/libpmix.so.$(VERSION)
 	ln -sf libpmix.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmix.so.2
 	ln -sf libpmix.so.2 $(DESTDIR)$(PREFIX)/lib/libpmix.so

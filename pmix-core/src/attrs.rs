@@ -54,9 +54,138 @@ pub fn registered_functions() -> Vec<crate::PStr> {
         .collect()
 }
 
+/// The three roles of this library, for `pattrs` (the host's support is the host's to say,
+/// through `PMIX_QUERY_ATTRIBUTE_SUPPORT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Client,
+    Server,
+    Tool,
+}
+
+use pmix_sys::*;
+
+const TOOL_INIT: &[&core::ffi::CStr] = &[
+    PMIX_SERVER_URI,
+    PMIX_TCP_URI,
+    PMIX_TOOL_ATTACHMENT_FILE,
+    PMIX_CONNECT_TO_SYSTEM,
+    PMIX_CONNECT_SYSTEM_FIRST,
+    PMIX_SERVER_PIDINFO,
+    PMIX_SERVER_NSPACE,
+    PMIX_SYSTEM_TMPDIR,
+    PMIX_LAUNCHER,
+    PMIX_TOOL_NSPACE,
+    PMIX_TOOL_RANK,
+    PMIX_TOOL_DO_NOT_CONNECT,
+    PMIX_TOOL_CONNECT_OPTIONAL,
+    PMIX_CONNECT_MAX_RETRIES,
+    PMIX_CONNECT_RETRY_DELAY,
+];
+
+/// The functions this library provides in `role`, each with the attributes the library
+/// itself acts on (attributes only passed on to the host are the host's to list).
+pub fn supported(role: Role) -> &'static [(&'static str, &'static [&'static core::ffi::CStr])] {
+    match role {
+        Role::Client => &[
+            ("PMIx_Init", &[]),
+            ("PMIx_Finalize", &[]),
+            ("PMIx_Abort", &[]),
+            ("PMIx_Put", &[]),
+            ("PMIx_Commit", &[]),
+            ("PMIx_Fence", &[PMIX_COLLECT_DATA, PMIX_TIMEOUT]),
+            ("PMIx_Get", &[PMIX_IMMEDIATE, PMIX_TIMEOUT]),
+            ("PMIx_Publish", &[PMIX_TIMEOUT]),
+            ("PMIx_Lookup", &[PMIX_TIMEOUT]),
+            ("PMIx_Unpublish", &[PMIX_TIMEOUT]),
+            ("PMIx_Spawn", &[]),
+            ("PMIx_Connect", &[]),
+            ("PMIx_Disconnect", &[]),
+            (
+                "PMIx_Register_event_handler",
+                &[
+                    PMIX_EVENT_HDLR_NAME,
+                    PMIX_EVENT_HDLR_FIRST,
+                    PMIX_EVENT_HDLR_LAST,
+                    PMIX_EVENT_HDLR_FIRST_IN_CATEGORY,
+                    PMIX_EVENT_HDLR_LAST_IN_CATEGORY,
+                ],
+            ),
+            ("PMIx_Deregister_event_handler", &[]),
+            ("PMIx_Notify_event", &[]),
+            ("PMIx_Query_info", &[]),
+            ("PMIx_Log", &[]),
+            ("PMIx_Job_control", &[]),
+            ("PMIx_Process_monitor", &[]),
+            ("PMIx_Get_credential", &[]),
+            ("PMIx_Validate_credential", &[]),
+            ("PMIx_Group_construct", &[PMIX_TIMEOUT]),
+            ("PMIx_Group_invite", &[PMIX_TIMEOUT]),
+            ("PMIx_Group_join", &[]),
+            ("PMIx_Group_leave", &[]),
+            ("PMIx_Group_destruct", &[]),
+        ],
+        Role::Server => &[
+            (
+                "PMIx_server_init",
+                &[
+                    PMIX_SERVER_TOOL_SUPPORT,
+                    PMIX_SERVER_SESSION_SUPPORT,
+                    PMIX_SERVER_SYSTEM_SUPPORT,
+                    PMIX_SERVER_TMPDIR,
+                    PMIX_SYSTEM_TMPDIR,
+                    PMIX_SERVER_NSPACE,
+                    PMIX_SERVER_RANK,
+                    PMIX_TCP_IPV4_PORT,
+                    PMIX_LAUNCHER_RENDEZVOUS_FILE,
+                    PMIX_HOSTNAME,
+                ],
+            ),
+            ("PMIx_server_finalize", &[]),
+            ("PMIx_server_register_nspace", &[]),
+            ("PMIx_server_deregister_nspace", &[]),
+            ("PMIx_server_register_client", &[]),
+            ("PMIx_server_deregister_client", &[]),
+            ("PMIx_server_setup_fork", &[]),
+            ("PMIx_server_dmodex_request", &[]),
+            ("PMIx_server_setup_application", &[]),
+            ("PMIx_server_setup_local_support", &[]),
+            ("PMIx_server_IOF_deliver", &[]),
+            ("PMIx_server_define_process_set", &[]),
+            ("PMIx_server_delete_process_set", &[]),
+            ("PMIx_Register_attributes", &[]),
+            ("PMIx_generate_regex", &[]),
+            ("PMIx_generate_ppn", &[]),
+        ],
+        Role::Tool => &[
+            ("PMIx_tool_init", TOOL_INIT),
+            ("PMIx_tool_finalize", &[]),
+            ("PMIx_tool_attach_to_server", TOOL_INIT),
+            ("PMIx_tool_disconnect", &[]),
+            ("PMIx_tool_get_servers", &[]),
+            ("PMIx_tool_set_server", &[]),
+            ("PMIx_IOF_pull", &[]),
+            ("PMIx_IOF_deregister", &[]),
+            ("PMIx_IOF_push", &[]),
+        ],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn supported_attributes_are_known_attributes() {
+        for role in [Role::Client, Role::Server, Role::Tool] {
+            for (f, keys) in supported(role) {
+                assert!(f.starts_with("PMIx_"), "{f}");
+                for k in *keys {
+                    assert!(by_key(k.to_bytes()).is_some(), "{f}: {k:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn lookups() {

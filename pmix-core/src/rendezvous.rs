@@ -97,6 +97,66 @@ pub fn read(path: &Path) -> Result<Rendezvous> {
     })
 }
 
+/// Whether process `pid` exists.
+pub fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// The regular files under `dir` (down to `max_depth` levels of subdirectories) whose name
+/// satisfies `wanted`, sorted. Symbolic links are not followed.
+pub fn find(dir: &Path, max_depth: usize, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0)];
+    while let Some((d, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() && depth < max_depth {
+                stack.push((e.path(), depth + 1));
+            } else if ft.is_file() && wanted(&e.file_name().to_string_lossy()) {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether `name` is the name of a rendezvous file a server of `host` writes.
+pub fn is_rendezvous_name(name: &str, host: &str) -> bool {
+    name == format!("pmix.sys.{host}")
+        || name
+            .strip_prefix(&format!("pmix.{host}.tool"))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
+/// Removes the rendezvous files under `dir` (and `max_depth` levels below) that servers of
+/// this user left behind when they died: only files named as a server of `host` names them,
+/// owned by `uid`, recording `uid` and a pid that no longer runs. Anything else (another
+/// user's file, a live server's, a file that does not parse) stays. Returns what was removed.
+pub fn remove_stale(dir: &Path, max_depth: usize, host: &str, uid: u32) -> Vec<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut removed = Vec::new();
+    for p in find(dir, max_depth, |n| is_rendezvous_name(n, host)) {
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if !meta.is_file() || meta.uid() != uid {
+            continue;
+        }
+        let Ok(r) = read(&p) else { continue };
+        let stale = r.uid == Some(uid)
+            && r.pid
+                .is_some_and(|pid| pid != std::process::id() && !alive(pid));
+        if stale && std::fs::remove_file(&p).is_ok() {
+            removed.push(p);
+        }
+    }
+    removed
+}
+
 /// The files a server writes for its configuration.
 pub fn server_files(
     session_dir: &Path,
@@ -142,6 +202,59 @@ mod tests {
         assert!(text.ends_with("\n\n"));
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(read(&p).unwrap_err(), Error::NotFound);
+    }
+
+    #[test]
+    fn removes_only_this_users_stale_files() {
+        let uid = crate::wire::own_ids().0;
+        let dir = std::env::temp_dir().join(format!("pmix-stale-{}", std::process::id()));
+        let dead = 4_000_000_000u32; // above pid_max: never a live process
+        let me = std::process::id();
+        let stale = dir.join("pmixrun.0.1/pmix.h.tool.1");
+        let stale_sys = dir.join("pmix.sys.h");
+        let live = dir.join("pmix.h.tool.2");
+        let other_uid = dir.join("pmix.h.tool.3");
+        let other_host = dir.join("pmix.g.tool.4");
+        let unrelated = dir.join("pmix.h.toolbox");
+        let garbage = dir.join("pmix.h.tool");
+        write(
+            &stale,
+            &render("a.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+        )
+        .unwrap();
+        write(
+            &stale_sys,
+            &render("b.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+        )
+        .unwrap();
+        write(
+            &live,
+            &render("c.0;tcp4://127.0.0.1:1", "4.2.2", me, uid, 0),
+        )
+        .unwrap();
+        write(
+            &other_uid,
+            &render("d.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid + 1, 0),
+        )
+        .unwrap();
+        write(
+            &other_host,
+            &render("e.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+        )
+        .unwrap();
+        write(
+            &unrelated,
+            &render("f.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+        )
+        .unwrap();
+        write(&garbage, "").unwrap();
+        let removed = remove_stale(&dir, 2, "h", uid);
+        assert_eq!(removed, vec![stale_sys.clone(), stale.clone()]);
+        assert!(!stale.exists() && !stale_sys.exists());
+        for kept in [&live, &other_uid, &other_host, &unrelated, &garbage] {
+            assert!(kept.exists(), "{} was removed", kept.display());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

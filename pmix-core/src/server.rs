@@ -32,6 +32,10 @@ use crate::wire::{Hello, PeerKind, ServerUri, ToolReply, WireFraming, cmd, hands
 use crate::{Error, Result};
 
 /// How long a peer may take to send its handshake.
+/// How deep below the tmpdirs a server looks for stale rendezvous files of its user: the
+/// files themselves and one level of session directories.
+const STALE_SEARCH_DEPTH: usize = 1;
+
 const HANDSHAKE_WAIT: Duration = Duration::from_secs(10);
 
 /// What `PMIx_server_init` was given.
@@ -448,6 +452,18 @@ impl Shared {
         );
         files.extend(self.cfg.rendezvous_file.clone());
         let (uid, gid) = crate::wire::own_ids();
+        if !files.is_empty() {
+            // Files of this user's servers that died without cleaning up (SIGKILL): tools
+            // skip them, but they would accumulate. Only same-uid files with a dead pid go.
+            let host = self.cfg.hostname.to_string();
+            let mut dirs = vec![path(&self.cfg.system_tmpdir)];
+            if self.cfg.tmpdir != self.cfg.system_tmpdir {
+                dirs.push(path(&self.cfg.tmpdir));
+            }
+            for d in dirs {
+                crate::rendezvous::remove_stale(&d, STALE_SEARCH_DEPTH, &host, uid);
+            }
+        }
         let text = crate::rendezvous::render(
             &self.uri.to_uri(),
             crate::wire::VERSION,

@@ -47,37 +47,19 @@ pub fn system_tmpdir(info: &[Info]) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/tmp"))
 }
 
-/// Whether process `pid` exists.
-fn alive(pid: u32) -> bool {
-    Path::new(&format!("/proc/{pid}")).exists()
-}
+use crate::rendezvous::alive;
 
 /// The servers advertised under `dir` (searched recursively, as the reference does) by
 /// files whose name starts with `prefix`, skipping files whose server is dead. Nothing is
 /// ever deleted: a stale file may belong to someone else.
 pub fn search(dir: &Path, prefix: &str) -> Vec<(PathBuf, rendezvous::Rendezvous)> {
-    let mut out = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), 0)];
-    while let Some((d, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_dir() && depth < 8 {
-                stack.push((p, depth + 1));
-            } else if ft.is_file()
-                && e.file_name().to_string_lossy().starts_with(prefix)
-                && let Ok(r) = rendezvous::read(&p)
-                && r.pid.is_none_or(alive)
-            {
-                out.push((p, r));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+    rendezvous::find(dir, 8, |n| n.starts_with(prefix))
+        .into_iter()
+        .filter_map(|p| {
+            let r = rendezvous::read(&p).ok()?;
+            r.pid.is_none_or(alive).then_some((p, r))
+        })
+        .collect()
 }
 
 fn from_file(path: &Path) -> Result<ServerUri> {
@@ -86,7 +68,9 @@ fn from_file(path: &Path) -> Result<ServerUri> {
         // A file left behind by a server that died.
         return Err(Error::Unreach);
     }
-    ServerUri::parse_tool(&r.uri)
+    // A file's URI splits at the last '.' (the reference's file reader does; only a URI
+    // given directly splits at the first).
+    ServerUri::parse(&r.uri)
 }
 
 /// Where to connect, following the standard's order. `Ok(None)`: no server named and none
@@ -133,7 +117,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     if let Some(n) = named {
         let found = search(&sysdir, &format!("pmix.{host}.tool.{n}"));
         let (_, r) = found.into_iter().next().ok_or(Error::NotFound)?;
-        return Ok(Some((ServerUri::parse_tool(&r.uri)?, kind)));
+        return Ok(Some((ServerUri::parse(&r.uri)?, kind)));
     }
     // 6. Started by a server: its URI and our identity are in the environment.
     if let Some(env) = ClientEnv::from_env(|k| std::env::var(k).ok())? {
@@ -151,7 +135,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     uris.dedup();
     match uris.len() {
         0 => Ok(None),
-        1 => Ok(Some((ServerUri::parse_tool(&uris[0])?, kind))),
+        1 => Ok(Some((ServerUri::parse(&uris[0])?, kind))),
         // Several servers: the caller must say which (the reference fails the same way).
         _ => Err(Error::Status(PMIX_ERR_UNREACH)),
     }
@@ -254,6 +238,43 @@ pub fn retries(info: &[Info]) -> (u32, Duration) {
     (n, d)
 }
 
+/// `PMIx_tool_init`'s connection: with `PMIX_TOOL_DO_NOT_CONNECT` a tool without a server;
+/// otherwise the server [`locate`] finds (none found is `Error::Unreach`), retried per
+/// [`retries`]; with `PMIX_TOOL_CONNECT_OPTIONAL` a failed connection gives a tool without a
+/// server too. `host` is this machine's name as rendezvous files spell it.
+pub fn init(info: &[Info], host: &str) -> Result<Client> {
+    if do_not_connect(info) {
+        return Ok(Client::local(own_id(info, host)));
+    }
+    let (retries, delay) = retries(info);
+    let mut attempt = 0;
+    let connected = loop {
+        let r = locate(info, host).and_then(|found| {
+            let (uri, kind) = found.ok_or(Error::Unreach)?;
+            let id = match kind {
+                PeerKind::ToolClient | PeerKind::LauncherClient => {
+                    ClientEnv::from_env(|k| std::env::var(k).ok())?.map(|e| e.me)
+                }
+                _ => given_id(info),
+            };
+            connect(&uri, kind, id, blob(info))
+        });
+        match r {
+            Ok(c) => break Ok(c),
+            Err(e) if attempt >= retries => break Err(e),
+            Err(_) => {
+                attempt += 1;
+                std::thread::sleep(delay);
+            }
+        }
+    };
+    match connected {
+        Ok(c) => Ok(c),
+        Err(_) if connect_optional(info) => Ok(Client::local(own_id(info, host))),
+        Err(e) => Err(e),
+    }
+}
+
 /// Whether the tool must not connect, and whether failing to connect is acceptable.
 pub fn do_not_connect(info: &[Info]) -> bool {
     flag(info, PMIX_TOOL_DO_NOT_CONNECT)
@@ -276,7 +297,7 @@ mod tests {
         rendezvous::write(
             &live,
             &rendezvous::render(
-                "srv.0;tcp4://127.0.0.1:9",
+                "srv.x.0;tcp4://127.0.0.1:9",
                 "4.2.2",
                 std::process::id(),
                 0,
@@ -292,14 +313,15 @@ mod tests {
         .unwrap();
         let found = search(&dir, "pmix.h.tool");
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].1.uri, "srv.0;tcp4://127.0.0.1:9");
+        assert_eq!(found[0].1.uri, "srv.x.0;tcp4://127.0.0.1:9");
         assert!(dead.exists(), "a stale file is never removed by a tool");
         let info = vec![Info::new(
             PMIX_SYSTEM_TMPDIR.to_bytes(),
             Value::String(Some(dir.to_str().unwrap().into())),
         )];
         let (uri, kind) = locate(&info, "h").unwrap().unwrap();
-        assert_eq!(uri.nspace, "srv");
+        // A namespace with dots (pmixrun's "run.<pid>") splits at the last one in a file.
+        assert_eq!(uri.nspace, "srv.x");
         assert_eq!(kind, PeerKind::ToolNeedsId);
         let by_file = vec![Info::new(
             PMIX_SERVER_URI.to_bytes(),

@@ -113,38 +113,7 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
         return Ok(c.me.clone());
     }
     let host = pmix_core::server::local_hostname().to_string();
-    let client = if tool::do_not_connect(info) {
-        Client::local(tool::own_id(info, &host))
-    } else {
-        let (retries, delay) = tool::retries(info);
-        let mut attempt = 0;
-        let connected = loop {
-            let r = tool::locate(info, &host).and_then(|found| {
-                let (uri, kind) = found.ok_or(Error::Unreach)?;
-                let id = match kind {
-                    pmix_core::wire::PeerKind::ToolClient
-                    | pmix_core::wire::PeerKind::LauncherClient => {
-                        ClientEnv::from_env(|k| std::env::var(k).ok())?.map(|e| e.me)
-                    }
-                    _ => tool::given_id(info),
-                };
-                tool::connect(&uri, kind, id, tool::blob(info))
-            });
-            match r {
-                Ok(c) => break Ok(c),
-                Err(e) if attempt >= retries => break Err(e),
-                Err(_) => {
-                    attempt += 1;
-                    std::thread::sleep(delay);
-                }
-            }
-        };
-        match connected {
-            Ok(c) => c,
-            Err(_) if tool::connect_optional(info) => Client::local(tool::own_id(info, &host)),
-            Err(e) => return Err(e),
-        }
-    };
+    let client = tool::init(info, &host)?;
     let client = Arc::new(client);
     let me = client.me.clone();
     with(|r| {

@@ -35,6 +35,11 @@ pub const HEADER_LEN: usize = 16;
 /// The version string we announce (the reference's `PMIX_VERSION` for 4.2.2).
 pub const VERSION: &str = "4.2.2";
 
+/// The ABI versions this library provides (`PMIX_QUERY_STABLE_ABI_VERSION`,
+/// `PMIX_QUERY_PROVISIONAL_ABI_VERSION`): those of OpenPMIx 4.2, whose ABI it reproduces.
+pub const STABLE_ABI_VERSION: &str = "0.0";
+pub const PROVISIONAL_ABI_VERSION: &str = "0.0";
+
 /// The bytes of one frame: header (big-endian pindex, tag, length; 4 bytes of padding)
 /// followed by the payload.
 pub fn frame(pindex: i32, tag: u32, payload: &[u8]) -> Vec<u8> {

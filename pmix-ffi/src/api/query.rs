@@ -15,9 +15,7 @@ use crate::entry;
 use crate::lifecycle;
 use crate::ptr;
 
-/// The ABI versions this library provides: those of OpenPMIx 4.2, whose ABI it reproduces.
-const STABLE_ABI_VERSION: &str = "0.0";
-const PROVISIONAL_ABI_VERSION: &str = "0.0";
+use pmix_core::wire::{PROVISIONAL_ABI_VERSION, STABLE_ABI_VERSION};
 
 /// The answer to `key` that needs no session, if there is one.
 fn preinit_answer(key: &[u8]) -> Option<Value> {
