@@ -1,6 +1,7 @@
 /* The demo job: every rank puts a greeting and its pid, commits, and meets the others in a
- * fence that collects the data; rank 0 then reads every rank's values and prints them.
- * Run by demo/run.sh under the session host (ctests/session/host.c), both on this library. */
+ * fence that collects the data; rank 0 then reads every rank's values and prints them, and
+ * (so that a tool can look at the running job) waits for a line on its stdin before the
+ * final fence. Run by demo/run.sh under pmixrun, both on this library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -52,6 +53,13 @@ int main(void)
             printf("  rank %u (pid %d): %s\n", r, (int) pv->data.pid, g->data.string);
             PMIX_VALUE_RELEASE(g);
             PMIX_VALUE_RELEASE(pv);
+        }
+    }
+    if (me.rank == 0) {
+        char line[64];
+        fflush(stdout);
+        if (fgets(line, sizeof(line), stdin) == NULL) {
+            /* end of input: go on all the same */
         }
     }
     check("fence", PMIx_Fence(NULL, 0, NULL, 0));
