@@ -10,6 +10,7 @@
 #![deny(unsafe_code)]
 
 mod cli;
+mod debug;
 mod host;
 mod iof;
 mod job;
@@ -167,6 +168,7 @@ fn session(
         uid: sys::uid(),
         gid: sys::gid(),
         env,
+        persistent: cli.persistent,
     };
     let server_cell = Arc::new(OnceLock::new());
     let iof = Arc::new(Iof::new(
@@ -189,6 +191,8 @@ fn session(
         check_peer_uid: true,
         // pmix.<host>.tool.<pid> and .<nspace> in the session directory, for tools.
         tool_support: true,
+        // pmix.sys.<host> in the system directory.
+        system_support: cli.system_server,
         ..ServerConfig::default()
     };
     let server = match pmix_core::server::start(Arc::new(host::PmixrunHost::new(run.clone())), cfg)
@@ -223,7 +227,13 @@ fn session(
 
     // The command line's job. A failure has been reported and what started is being
     // terminated; the loop reaps it.
-    if let Err(e) = run.launch(apps, None, true) {
+    let opts = crate::job::JobOpts {
+        psets: cli.pset.clone(),
+        ..Default::default()
+    };
+    if apps.is_empty() {
+        // --persistent without a program: only tools start jobs.
+    } else if let Err(e) = run.launch(apps, None, true, opts) {
         let mut st = run.lock();
         st.first_failure.get_or_insert(1);
         st.stopping = true;
@@ -279,8 +289,14 @@ fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>
             Ok(Cmd::Spawn {
                 requester,
                 apps,
+                opts,
                 done,
-            }) => run.spawn(requester, apps, done),
+            }) => run.spawn(requester, apps, *opts, done),
+            Ok(Cmd::Stop) => {
+                eprintln!("pmixrun: terminated by a tool");
+                run.lock().stopped_by_tool = true;
+                run.terminate_all();
+            }
             Err(_) => {}
         }
     }

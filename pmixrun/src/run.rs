@@ -27,7 +27,7 @@ use pmix_sys::*;
 
 use crate::cli::StdinTarget;
 use crate::iof::{self, Iof};
-use crate::job::{self, AppSpec, Job, NodeFacts, ProcRec, ProcState, info};
+use crate::job::{self, AppSpec, Job, JobOpts, NodeFacts, ProcRec, ProcState, info};
 use crate::sys::{self, Exit, Pid};
 
 /// Work for the main thread.
@@ -36,10 +36,13 @@ pub enum Cmd {
     Spawn {
         requester: Proc,
         apps: Vec<AppSpec>,
+        opts: Box<JobOpts>,
         done: Done<Vec<u8>>,
     },
     /// A signal pmixrun received.
     Signal(i32),
+    /// A tool asked pmixrun itself to terminate (job control on its own namespace).
+    Stop,
 }
 
 /// A datum published with `PMIx_Publish`.
@@ -90,6 +93,10 @@ pub struct State {
     pub pids: HashMap<Pid, (usize, u32)>,
     /// Groups constructed (their id, members): a fence may name one as a namespace.
     pub groups: HashMap<Vec<u8>, Vec<Proc>>,
+    /// Process sets (`--pset`): name and members, in definition order.
+    pub psets: Vec<(String, Vec<Proc>)>,
+    /// A tool stopped pmixrun (job control on pmixrun's own namespace).
+    pub stopped_by_tool: bool,
 }
 
 impl State {
@@ -122,6 +129,8 @@ pub struct Setup {
     pub gid: u32,
     /// pmixrun's environment, the base of every process's.
     pub env: Vec<(OsString, OsString)>,
+    /// Stay up without jobs until stopped (`--persistent`).
+    pub persistent: bool,
 }
 
 /// A core of this machine, as a binding target.
@@ -358,6 +367,7 @@ impl Run {
         apps: Vec<AppSpec>,
         parent: Option<Proc>,
         initial: bool,
+        opts: JobOpts,
     ) -> Result<PStr, Error> {
         let (idx, nspace, reg) = {
             let mut st = self.lock();
@@ -403,7 +413,14 @@ impl Run {
             for r in 0..rank {
                 let _ = std::fs::create_dir_all(nsdir.join(r.to_string()));
             }
+            if !opts.psets.is_empty() {
+                let members: Vec<Proc> = (0..rank).map(|r| Proc::new(nspace.clone(), r)).collect();
+                for name in &opts.psets {
+                    st.psets.push((name.clone(), members.clone()));
+                }
+            }
             let job = Job {
+                opts,
                 nspace: nspace.clone(),
                 apps,
                 procs,
@@ -533,8 +550,33 @@ impl Run {
                     CString::new(kv).ok()
                 })
                 .collect();
-            let argv: Vec<CString> = app.argv.iter().filter_map(|a| cstring(a)).collect();
-            let path = cstring(app.exe.as_os_str()).ok_or(Error::BadParam)?;
+            let (stop_on_exec, agent) = {
+                let st = self.lock();
+                let o = &st.jobs[idx].opts;
+                let agent = if !o.forkexec_agent.is_empty() {
+                    Some(o.forkexec_agent.clone())
+                } else {
+                    o.exec_agent.clone().map(|a| vec![a])
+                };
+                (o.stops_on_exec(nspace, r), agent)
+            };
+            let (exe, argv) = match agent {
+                // The agent runs in the process's place with the process's command line
+                // (its program resolved) after its own.
+                Some(words) => {
+                    let here = app.cwd.clone().unwrap_or_else(|| PathBuf::from("."));
+                    let path = env_lookup(&env, "PATH");
+                    let agent_exe = resolve(&words[0], &here, path)
+                        .map_err(|e| Error::Status(e.pmix_status()))?;
+                    let mut argv = words.clone();
+                    argv.push(app.exe.clone().into_os_string());
+                    argv.extend(app.argv.iter().skip(1).cloned());
+                    (agent_exe, argv)
+                }
+                None => (app.exe.clone(), app.argv.clone()),
+            };
+            let argv: Vec<CString> = argv.iter().filter_map(|a| cstring(a)).collect();
+            let path = cstring(exe.as_os_str()).ok_or(Error::BadParam)?;
             let cwd = match &app.cwd {
                 Some(c) => Some(cstring(c.as_os_str()).ok_or(Error::BadParam)?),
                 None => None,
@@ -560,6 +602,7 @@ impl Run {
                 stdout: out_w.as_fd(),
                 stderr: err_pipe.as_ref().map_or(out_w.as_fd(), |p| p.1.as_fd()),
                 cpus,
+                stop_on_exec,
             };
             let spawned = sys::spawn(&spec);
             drop(spec);
@@ -582,6 +625,17 @@ impl Run {
                         .forward(proc.clone(), PMIX_FWD_STDOUT_CHANNEL, out_r);
                     if let Some(e) = err_r {
                         self.iof.forward(proc.clone(), PMIX_FWD_STDERR_CHANNEL, e);
+                    }
+                    if stop_on_exec {
+                        // Stopped at its first instruction: tell the tools, on its behalf.
+                        self.notify(
+                            PMIX_READY_FOR_DEBUG,
+                            vec![
+                                info(PMIX_EVENT_AFFECTED_PROC, Value::Proc(proc.clone())),
+                                info(PMIX_BREAKPOINT, job::string(crate::debug::EXEC_BREAKPOINT)),
+                                info(PMIX_PROCID, Value::Proc(proc.clone())),
+                            ],
+                        );
                     }
                 }
                 Err(e) => {
@@ -670,7 +724,8 @@ impl Run {
             }
             terminate_job(job, grace);
             st.first_failure.get_or_insert(exit.shell_status());
-            fail_all = initial;
+            // A persistent pmixrun outlives the failure of any one job.
+            fail_all = initial && !self.setup.persistent;
         }
         // Data published to last as long as the process.
         let me = Proc::new(nspace.clone(), rank);
@@ -772,9 +827,10 @@ impl Run {
         kills.chain(lookups).min()
     }
 
-    /// Whether anything is left to wait for.
+    /// Whether anything is left to wait for: a live job, or, persistent, not being stopped.
     pub fn busy(&self) -> bool {
-        self.lock().any_live()
+        let st = self.lock();
+        st.any_live() || (self.setup.persistent && !st.stopping)
     }
 
     /// Kills whatever the processes left behind in their process groups (main thread, at
@@ -894,12 +950,12 @@ impl Run {
     }
 
     /// Runs a spawn request (main thread).
-    pub fn spawn(&self, requester: Proc, apps: Vec<AppSpec>, done: Done<Vec<u8>>) {
+    pub fn spawn(&self, requester: Proc, apps: Vec<AppSpec>, opts: JobOpts, done: Done<Vec<u8>>) {
         let parent = self
             .lock()
             .job(&requester.nspace)
             .map(|_| requester.clone());
-        match self.launch(apps, parent, false) {
+        match self.launch(apps, parent, false, opts) {
             Ok(ns) => done(Ok(ns.into_bytes())),
             Err(e) => done(Err(e)),
         }
@@ -924,6 +980,10 @@ impl Run {
     /// pmixrun's exit status.
     pub fn exit_status(&self) -> i32 {
         let st = self.lock();
+        // A persistent pmixrun ends on request (a tool, SIGTERM, SIGINT): that is success.
+        if self.setup.persistent && (st.stopped_by_tool || st.interrupted.is_some()) {
+            return 0;
+        }
         if let Some(a) = st.abort {
             return a;
         }
@@ -941,6 +1001,13 @@ impl Run {
 pub fn signal_proc(pid: Pid, sig: i32) {
     if sys::kill_group(pid, sig).is_err() {
         let _ = sys::kill(pid, sig);
+    }
+    // A stopped process (stop on exec, job control pause) acts on a terminating signal
+    // only once continued.
+    if matches!(sig, libc::SIGTERM | libc::SIGINT | libc::SIGHUP)
+        && sys::kill_group(pid, libc::SIGCONT).is_err()
+    {
+        let _ = sys::kill(pid, libc::SIGCONT);
     }
 }
 
@@ -1010,7 +1077,18 @@ pub fn apps_of_request(
         let path = env_lookup(&env, "PATH").or_else(|| env_lookup(base_env, "PATH"));
         let dir = cwd.clone().unwrap_or(here);
         let prog = OsString::from_vec(cmd.as_bytes().to_vec());
-        let exe = resolve(&prog, &dir, path).map_err(|e| Error::Status(e.pmix_status()))?;
+        // As PRRTE does for a spawn request: a plain name not found in PATH is looked for
+        // in the working directory last.
+        let exe = resolve(&prog, &dir, path)
+            .or_else(|e| match e {
+                ResolveError::NotFound(_) if !prog.as_bytes().contains(&b'/') => {
+                    let mut p = OsString::from("./");
+                    p.push(&prog);
+                    resolve(&p, &dir, None).map_err(|_| e)
+                }
+                e => Err(e),
+            })
+            .map_err(|e| Error::Status(e.pmix_status()))?;
         let argv = if a.argv.is_empty() {
             vec![prog]
         } else {
