@@ -47,6 +47,8 @@ pub struct JobOpts {
     pub exec_agent: Option<OsString>,
     /// Process sets holding every process of the job (`--pset`).
     pub psets: Vec<String>,
+    /// The client or tool that asked for the job (spawn).
+    pub requester: Option<Proc>,
 }
 
 impl JobOpts {

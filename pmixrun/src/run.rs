@@ -746,7 +746,7 @@ impl Run {
 
     /// Reports the end of a job: `PMIX_EVENT_JOB_END`, then forgets its registration.
     fn job_ended(&self, idx: usize) {
-        let (nspace, registered, status, procid, code) = {
+        let (nspace, registered, status, procid, code, requester) = {
             let mut st = self.lock();
             let job = &mut st.jobs[idx];
             if job.ended {
@@ -776,25 +776,38 @@ impl Run {
                 ),
             };
             let registered = job.registered;
+            let requester = job.opts.requester.clone();
             let ns2 = nspace.clone();
             st.published
                 .retain(|d| !(d.persistence == PMIX_PERSIST_APP && d.publisher.nspace == ns2));
-            (nspace, registered, status, procid, code)
+            (nspace, registered, status, procid, code, requester)
         };
         if registered {
-            self.notify(
-                PMIX_EVENT_JOB_END,
-                vec![
-                    info(
-                        PMIX_EVENT_AFFECTED_PROC,
-                        Value::Proc(Proc::new(nspace.clone(), PMIX_RANK_WILDCARD)),
-                    ),
-                    info(PMIX_JOB_TERM_STATUS, Value::Status(status)),
-                    info(PMIX_PROCID, Value::Proc(procid)),
-                    info(PMIX_EXIT_CODE, Value::Int(code)),
-                    info(PMIX_NSPACE, job::string(nspace.clone())),
-                ],
-            );
+            let all = Proc::new(nspace.clone(), PMIX_RANK_WILDCARD);
+            let mut v = vec![
+                info(PMIX_EVENT_AFFECTED_PROC, Value::Proc(all.clone())),
+                info(PMIX_JOB_TERM_STATUS, Value::Status(status)),
+                info(PMIX_PROCID, Value::Proc(procid)),
+                info(PMIX_EXIT_CODE, Value::Int(code)),
+                info(PMIX_NSPACE, job::string(nspace.clone())),
+            ];
+            // The requester of a spawned job is affected by its end too: a reference tool
+            // that registered for the end with itself as affected process (as OpenPMIx's
+            // example tool does) is then told. The reference's handlers take the list
+            // that comes last.
+            if let Some(r) = requester {
+                v.push(info(
+                    PMIX_EVENT_AFFECTED_PROCS,
+                    Value::DataArray(Box::new(pmix_core::values::DataArray {
+                        ty: PMIX_PROC,
+                        items: vec![
+                            Value::Proc(all),
+                            Value::Proc(r),
+                        ],
+                    })),
+                ));
+            }
+            self.notify(PMIX_EVENT_JOB_END, v);
         }
     }
 
@@ -950,7 +963,14 @@ impl Run {
     }
 
     /// Runs a spawn request (main thread).
-    pub fn spawn(&self, requester: Proc, apps: Vec<AppSpec>, opts: JobOpts, done: Done<Vec<u8>>) {
+    pub fn spawn(
+        &self,
+        requester: Proc,
+        apps: Vec<AppSpec>,
+        mut opts: JobOpts,
+        done: Done<Vec<u8>>,
+    ) {
+        opts.requester = Some(requester.clone());
         let parent = self
             .lock()
             .job(&requester.nspace)
