@@ -800,10 +800,7 @@ impl Run {
                     PMIX_EVENT_AFFECTED_PROCS,
                     Value::DataArray(Box::new(pmix_core::values::DataArray {
                         ty: PMIX_PROC,
-                        items: vec![
-                            Value::Proc(all),
-                            Value::Proc(r),
-                        ],
+                        items: vec![Value::Proc(all), Value::Proc(r)],
                     })),
                 ));
             }

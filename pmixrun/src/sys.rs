@@ -211,6 +211,33 @@ pub fn spawn(spec: &ExecSpec<'_>) -> io::Result<Pid> {
     Ok(pid)
 }
 
+/// Waits until our (no longer traced) child `pid` has stopped: the SIGSTOP of the detach
+/// takes effect only once it runs, and a tool told it is stopped must find it so. An end
+/// seen meanwhile is kept for [`try_wait_any`].
+fn wait_stopped(pid: Pid) {
+    loop {
+        let mut status: c_int = 0;
+        // SAFETY: waits for our own child; `status` is writable.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+        if r < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return;
+        }
+        if let Some(e) = exit_of(status) {
+            EARLY_EXITS
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((pid, e));
+            return;
+        }
+        if libc::WIFSTOPPED(status) {
+            return;
+        }
+    }
+}
+
 /// Waits for a traced child's stop after its `execve` and detaches from it, leaving it
 /// stopped by SIGSTOP. An end seen meanwhile is kept for [`try_wait_any`].
 fn stop_after_exec(pid: Pid) {
@@ -244,6 +271,7 @@ fn stop_after_exec(pid: Pid) {
                         libc::SIGSTOP as usize as *mut c_void,
                     );
                 }
+                wait_stopped(pid);
                 return;
             }
             // Another signal before the exec completed: pass it on and keep waiting.

@@ -10,6 +10,11 @@
  *   Attach: connect to the server of pid PID, read NSPACE's proc table, spawn one
  *   debugger daemon "DAEMON DIR" per process (PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
  *   PMIX_DEBUG_DAEMONS_PER_PROC), wait for the end of the daemons' job and of NSPACE.
+ * usage: dbgtool exec DIR APP NP
+ *   As launch, with PMIX_DEBUG_STOP_ON_EXEC: every process must be stopped ('T' in
+ *   /proc/PID/stat) before PMIx_Init; resumed with PMIx_Job_control(PMIX_JOB_CTRL_RESUME).
+ * usage: dbgtool psets PID
+ *   Print the process sets the server of pid PID knows, and their members.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -222,6 +227,127 @@ static int launch(const char *dir, const char *app, int np, const char *code)
     return 0;
 }
 
+static char proc_state(pid_t pid)
+{
+    char path[64], buf[512], *p;
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
+    f = fopen(path, "r");
+    if (NULL == f) {
+        return '?';
+    }
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    p = strrchr(buf, ')');
+    return (NULL == p || p[1] == '\0') ? '?' : p[2];
+}
+
+static int stop_on_exec(const char *dir, const char *app, int np)
+{
+    pmix_app_t a;
+    pmix_info_t ji[1], d;
+    pmix_nspace_t ns;
+    pmix_proc_t all;
+    pmix_status_t rc;
+    pid_t *pids;
+    size_t n, npids;
+    char path[4096];
+    struct stat sb;
+
+    register_events();
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup(app);
+    PMIX_ARGV_APPEND(rc, a.argv, app);
+    PMIX_ARGV_APPEND(rc, a.argv, dir);
+    PMIX_ARGV_APPEND(rc, a.argv, "0");
+    a.maxprocs = np;
+    PMIX_INFO_LOAD(&ji[0], PMIX_DEBUG_STOP_ON_EXEC, NULL, PMIX_BOOL);
+    rc = PMIx_Spawn(ji, 1, &a, 1, ns);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("spawn: %s", PMIx_Error_string(rc));
+    }
+    pthread_mutex_lock(&mu);
+    while (ready_count < np) {
+        pthread_cond_wait(&cv, &mu);
+    }
+    pthread_mutex_unlock(&mu);
+    pids = proc_table(ns, &npids);
+    for (n = 0; n < npids; n++) {
+        char st = proc_state(pids[n]);
+        snprintf(path, sizeof path, "%s/init.%s.%zu", dir, ns, n);
+        if ('T' != st && 't' != st) {
+            FAIL("rank %zu (pid %d) is in state %c, not stopped", n, (int) pids[n], st);
+        }
+        if (0 == stat(path, &sb)) {
+            FAIL("rank %zu passed PMIx_Init while stopped on exec", n);
+        }
+    }
+    printf("dbgtool: every process is stopped on exec\n");
+    PMIX_LOAD_PROCID(&all, ns, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_RESUME, NULL, PMIX_BOOL);
+    rc = PMIx_Job_control(&all, 1, &d, 1, NULL, NULL);
+    if (PMIX_SUCCESS != rc && PMIX_OPERATION_SUCCEEDED != rc) {
+        FAIL("resume: %s", PMIx_Error_string(rc));
+    }
+    wait_end(ns);
+    for (n = 0; n < npids; n++) {
+        snprintf(path, sizeof path, "%s/init.%s.%zu", dir, ns, n);
+        if (0 != stat(path, &sb)) {
+            FAIL("rank %zu never passed PMIx_Init", n);
+        }
+    }
+    printf("dbgtool: every process passed PMIx_Init\n");
+    return 0;
+}
+
+static int psets(void)
+{
+    pmix_query_t q[2];
+    pmix_info_t *res = NULL;
+    size_t nres = 0, n, m;
+    pmix_status_t rc;
+    char *names, *tok, *save = NULL;
+
+    PMIX_QUERY_CONSTRUCT(&q[0]);
+    PMIX_ARGV_APPEND(rc, q[0].keys, PMIX_QUERY_NUM_PSETS);
+    PMIX_ARGV_APPEND(rc, q[0].keys, PMIX_QUERY_PSET_NAMES);
+    rc = PMIx_Query_info(q, 1, &res, &nres);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("pset query: %s", PMIx_Error_string(rc));
+    }
+    names = NULL;
+    for (n = 0; n < nres; n++) {
+        if (PMIX_CHECK_KEY(&res[n], PMIX_QUERY_NUM_PSETS)) {
+            printf("dbgtool: %zu psets\n", res[n].value.data.size);
+        } else if (PMIX_CHECK_KEY(&res[n], PMIX_QUERY_PSET_NAMES)) {
+            names = strdup(res[n].value.data.string);
+            printf("dbgtool: pset names %s\n", names);
+        }
+    }
+    PMIX_INFO_FREE(res, nres);
+    for (tok = strtok_r(names, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
+        PMIX_QUERY_CONSTRUCT(&q[1]);
+        PMIX_ARGV_APPEND(rc, q[1].keys, PMIX_QUERY_PSET_MEMBERSHIP);
+        PMIX_QUERY_QUALIFIERS_CREATE(&q[1], 1);
+        PMIX_INFO_LOAD(&q[1].qualifiers[0], PMIX_PSET_NAME, tok, PMIX_STRING);
+        rc = PMIx_Query_info(&q[1], 1, &res, &nres);
+        if (PMIX_SUCCESS != rc || 0 == nres || PMIX_DATA_ARRAY != res[0].value.type) {
+            FAIL("membership of %s: %s", tok, PMIx_Error_string(rc));
+        }
+        printf("dbgtool: pset %s:", tok);
+        for (m = 0; m < res[0].value.data.darray->size; m++) {
+            pmix_proc_t *p = &((pmix_proc_t *) res[0].value.data.darray->array)[m];
+            printf(" %s:%u", p->nspace, p->rank);
+        }
+        printf("\n");
+        PMIX_INFO_FREE(res, nres);
+    }
+    free(names);
+    return 0;
+}
+
 static void connect_pid(const char *pid)
 {
     pmix_info_t info;
@@ -307,12 +433,20 @@ int main(int argc, char **argv)
     } else if (argc == 6 && 0 == strcmp(argv[1], "attach")) {
         connect_pid(argv[2]);
         r = attach(argv[3], argv[4], argv[5]);
+    } else if (argc == 5 && 0 == strcmp(argv[1], "exec")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = stop_on_exec(argv[2], argv[3], atoi(argv[4]));
+    } else if (argc == 3 && 0 == strcmp(argv[1], "psets")) {
+        connect_pid(argv[2]);
+        r = psets();
     } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
         connect_pid(argv[2]);
         r = stop();
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
-                        " | stop PID\n");
+                        " | exec DIR APP NP | psets PID | stop PID\n");
         return 2;
     }
     PMIx_tool_finalize();

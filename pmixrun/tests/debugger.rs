@@ -1,0 +1,503 @@
+//! pmixrun as a persistent server for tools, and debugger support, end to end.
+//!
+//! The C programs are built against OUR headers (the repository's `include/`) and run once
+//! on our libpmix.so.2 (LD_LIBRARY_PATH) and once on the reference (Debian's libpmix2):
+//! the OpenPMIx example tools `tool`, `debugger` (with `debuggerd`) and `launcher` from
+//! `PMIX_EXAMPLES_DIR` (default: Debian's copy), and `tests/c/dbgtool.c`, `dbgapp.c`,
+//! `dbgd.c` (a debugger tool, its target, its daemon). pmixrun's server is always ours.
+//!
+//! Every pmixrun runs in a private TMPDIR with `--timeout` as a watchdog, is stopped by
+//! a tool (or SIGTERM) by its pid, and must leave no session directory or rendezvous file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const EXAMPLES: &str = "/usr/share/doc/libpmix-dev/examples";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lib {
+    Ours,
+    Reference,
+}
+
+const LIBS: [Lib; 2] = [Lib::Ours, Lib::Reference];
+
+struct Fixture {
+    /// The programs; also the working directory of pmixrun and the tools (the example
+    /// debugger spawns "./client" and "./debuggerd" from there, the launcher "app").
+    bin: PathBuf,
+    /// A directory holding our library as libpmix.so.2.
+    ours: PathBuf,
+    scratch: PathBuf,
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cc(src: &Path, out: &Path, extra: &[&str]) {
+    let inc = manifest_dir().join("../include");
+    let o = Command::new("cc")
+        .args(["-g", "-O1"])
+        .args(extra)
+        .arg(format!("-I{}", inc.display()))
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .args(["-lpmix", "-lpthread"])
+        .output()
+        .expect("run cc");
+    assert!(
+        o.status.success(),
+        "cc {} failed:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn our_library(scratch: &Path) -> PathBuf {
+    let lib = match std::env::var_os("PMIXRUN_TEST_OURS_LIB") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .parent()
+                .expect("target dir")
+                .to_path_buf();
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let o = Command::new(cargo)
+                .args(["build", "--release", "-p", "pmix-ffi", "--target-dir"])
+                .arg(&target)
+                .current_dir(manifest_dir().parent().expect("workspace"))
+                .output()
+                .expect("run cargo build");
+            assert!(
+                o.status.success(),
+                "cargo build --release -p pmix-ffi failed:\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            target.join("release").join("libpmix.so")
+        }
+    };
+    let dir = scratch.join("ours");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = dir.join(format!("libpmix.so.2.{}", std::process::id()));
+    std::fs::copy(&lib, &tmp)
+        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", lib.display(), tmp.display()));
+    std::fs::rename(&tmp, dir.join("libpmix.so.2")).unwrap();
+    dir
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("debugger-tests.")
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let scratch = tmp.join(format!("debugger-tests.{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let bin = scratch.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let ours = our_library(&scratch);
+        let c = manifest_dir().join("tests").join("c");
+        let strict = ["-Wall", "-Wextra", "-Werror"];
+        for name in ["dbgtool", "dbgapp", "dbgd"] {
+            cc(&c.join(format!("{name}.c")), &bin.join(name), &strict);
+        }
+        let ex_dir =
+            PathBuf::from(std::env::var("PMIX_EXAMPLES_DIR").unwrap_or_else(|_| EXAMPLES.into()));
+        let inc = format!("-I{}", manifest_dir().join("../ctests/session").display());
+        for name in ["tool", "debugger", "launcher", "client", "hello"] {
+            let src = ex_dir.join(format!("{name}.c"));
+            assert!(
+                src.exists(),
+                "{} not found (install libpmix-dev or set PMIX_EXAMPLES_DIR)",
+                src.display()
+            );
+            cc(&src, &bin.join(name), &["-w", &inc]);
+        }
+        // debuggerd.c of OpenPMIx 4.2 uses a field ("active") its own examples.h dropped;
+        // the two accesses go through the lock that replaced it. (Its main() sleeps 10 s
+        // and exits before reaching them.)
+        let src = std::fs::read_to_string(ex_dir.join("debuggerd.c")).expect("debuggerd.c");
+        let patched = src
+            .replace("myquery_data.active", "myquery_data.lock.active")
+            .replace("mq->active", "mq->lock.active");
+        let dsrc = scratch.join("debuggerd.c");
+        std::fs::write(&dsrc, patched).unwrap();
+        cc(&dsrc, &bin.join("debuggerd"), &["-w", &inc]);
+        // The launcher example spawns 128 copies of "app".
+        let app = bin.join("app");
+        std::fs::write(&app, "#!/bin/sh\nexit 0\n").unwrap();
+        let mut perm = std::fs::metadata(&app).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+        std::fs::set_permissions(&app, perm).unwrap();
+        Fixture { bin, ours, scratch }
+    })
+}
+
+fn run_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = fixture()
+        .scratch
+        .join("runs")
+        .join(format!("{tag}.{}", N.fetch_add(1, Ordering::SeqCst)));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn with_lib(c: &mut Command, lib: Lib) {
+    match lib {
+        Lib::Ours => c.env("LD_LIBRARY_PATH", &fixture().ours),
+        Lib::Reference => c.env_remove("LD_LIBRARY_PATH"),
+    };
+}
+
+/// Waits until `path` exists (bounded, as a watchdog: a failure is reported, not hung on).
+fn wait_for(path: &Path, what: &str) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{what}: {} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A running `pmixrun --persistent`.
+struct Server {
+    child: Child,
+    dir: PathBuf,
+    pid: u32,
+    lib: Lib,
+}
+
+impl Server {
+    fn start(lib: Lib, tag: &str, args: &[&str]) -> Server {
+        let dir = run_dir(tag);
+        let uri = dir.join("uri");
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pmixrun"));
+        c.env("TMPDIR", &dir)
+            .current_dir(&fixture().bin)
+            .args(["--timeout", "150", "--persistent", "--report-uri"])
+            .arg(&uri)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+            .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+        with_lib(&mut c, lib);
+        let child = c.spawn().expect("start pmixrun");
+        let pid = child.id();
+        wait_for(&uri, "pmixrun's URI");
+        Server {
+            child,
+            dir,
+            pid,
+            lib,
+        }
+    }
+
+    /// Runs a program of the fixture as a tool of this server (watchdog: 120 s).
+    fn run(&self, lib: Lib, prog: &str, args: &[&str]) -> Output {
+        let mut c = Command::new("timeout");
+        c.arg("120")
+            .arg(fixture().bin.join(prog))
+            .args(args)
+            .env("TMPDIR", &self.dir)
+            .current_dir(&fixture().bin)
+            .stdin(Stdio::null());
+        with_lib(&mut c, lib);
+        c.output().expect("run a tool")
+    }
+
+    fn output(&self) -> String {
+        format!(
+            "--- pmixrun stdout\n{}\n--- pmixrun stderr\n{}",
+            std::fs::read_to_string(self.dir.join("stdout")).unwrap_or_default(),
+            std::fs::read_to_string(self.dir.join("stderr")).unwrap_or_default()
+        )
+    }
+
+    /// Stops pmixrun with a tool (PMIx_Job_control terminating its namespace) and checks
+    /// it exits 0 leaving nothing behind. Returns its stdout.
+    fn stop(mut self) -> String {
+        let o = self.run(self.lib, "dbgtool", &["stop", &self.pid.to_string()]);
+        assert!(
+            o.status.success(),
+            "stop: {}\n{}",
+            explain(&o),
+            self.output()
+        );
+        self.finish()
+    }
+
+    fn finish(&mut self) -> String {
+        let st = self.child.wait().expect("wait for pmixrun");
+        assert_eq!(st.code(), Some(0), "pmixrun: {st:?}\n{}", self.output());
+        let left: Vec<String> = std::fs::read_dir(&self.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("pmixrun.") || n.starts_with("pmix."))
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+        assert!(
+            self.output().contains("pmixrun: "),
+            "pmixrun said nothing about its end\n{}",
+            self.output()
+        );
+        std::fs::read_to_string(self.dir.join("stdout")).unwrap_or_default()
+    }
+}
+
+fn explain(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+// ---- the OpenPMIx example tools ---------------------------------------------------------
+
+fn example_tools(lib: Lib) {
+    let s = Server::start(lib, "examples", &["--system-server"]);
+    let host = pmix_core::server::local_hostname().to_string();
+    assert!(
+        s.dir.join(format!("pmix.sys.{host}")).exists(),
+        "--system-server wrote no pmix.sys.{host}"
+    );
+
+    // tool: the active namespaces (none yet).
+    let o = s.run(lib, "tool", &[]);
+    assert!(o.status.success(), "tool: {}", explain(&o));
+    assert!(stderr(&o).contains("ACTIVE NSPACES:"), "{}", explain(&o));
+
+    // tool --spawn: a job spawned by a tool, and its end told to the tool.
+    let o = s.run(lib, "tool", &["--spawn", "./hello"]);
+    assert!(o.status.success(), "tool --spawn: {}", explain(&o));
+    assert!(
+        stderr(&o).contains("TOOL NOTIFIED THAT ALL CHILD PROCS"),
+        "{}",
+        explain(&o)
+    );
+
+    // launcher: connects to the system server, spawns 128 "app", waits for the end.
+    let o = s.run(lib, "launcher", &[]);
+    assert!(o.status.success(), "launcher: {}", explain(&o));
+
+    // debugger: queries spawn and debug support, spawns 2 "client" stopped for the
+    // debugger, then ./debuggerd as debugger daemons; returns when a job ends (the
+    // example's daemon sleeps 10 s and exits without releasing the clients).
+    let o = s.run(lib, "debugger", &[]);
+    assert!(
+        o.status.success(),
+        "debugger: {}\n{}",
+        explain(&o),
+        s.output()
+    );
+    for line in [
+        "Transferring pmix.qry.spawn",
+        "Transferring pmix.qry.debug",
+        "Debugger: spawning client",
+        "SPAWNED DEBUGGERD",
+    ] {
+        assert!(stderr(&o).contains(line), "no '{line}':\n{}", explain(&o));
+    }
+    assert!(
+        !stderr(&o).contains("failed"),
+        "{}\n{}",
+        explain(&o),
+        s.output()
+    );
+    let out = s.output();
+    s.stop();
+    assert!(out.contains("I AM HERE"), "debuggerd did not run:\n{out}");
+    assert!(out.contains("Running on host"), "hello did not run:\n{out}");
+}
+
+#[test]
+fn example_tools_on_our_library() {
+    example_tools(Lib::Ours);
+}
+
+#[test]
+fn example_tools_on_the_reference() {
+    example_tools(Lib::Reference);
+}
+
+// ---- debugger support -------------------------------------------------------------------
+
+#[test]
+fn stop_in_init_direct_launch() {
+    for lib in LIBS {
+        let s = Server::start(lib, "init", &[]);
+        let marks = s.dir.join("marks");
+        std::fs::create_dir_all(&marks).unwrap();
+        let m = marks.to_string_lossy().into_owned();
+        let o = s.run(lib, "dbgtool", &["launch", &m, "./dbgapp", "3", "7"]);
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert!(
+            out.contains("dbgtool: 3 processes ready for debug"),
+            "{out}"
+        );
+        assert_eq!(out.matches("dbgtool: proc ").count(), 3, "{out}");
+        assert!(out.contains("exe ") && out.contains("/dbgapp"), "{out}");
+        assert!(
+            out.contains("every process is waiting in PMIx_Init"),
+            "{out}"
+        );
+        assert!(
+            out.contains("ended: status NON-ZERO TERMINATION, rank 1, exit code 7, timestamp yes"),
+            "{out}"
+        );
+        assert!(out.contains("every process passed PMIx_Init"), "{out}");
+        s.stop();
+    }
+}
+
+#[test]
+fn stop_on_exec_and_resume() {
+    for lib in LIBS {
+        let s = Server::start(lib, "exec", &[]);
+        let marks = s.dir.join("marks");
+        std::fs::create_dir_all(&marks).unwrap();
+        let m = marks.to_string_lossy().into_owned();
+        let o = s.run(lib, "dbgtool", &["exec", &m, "./dbgapp", "2"]);
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert!(out.contains("every process is stopped on exec"), "{out}");
+        assert!(
+            out.contains("ended: status SUCCESS, rank -2, exit code 0, timestamp yes"),
+            "{out}"
+        );
+        assert!(out.contains("every process passed PMIx_Init"), "{out}");
+        s.stop();
+    }
+}
+
+#[test]
+fn attach_by_pid_with_one_daemon_per_process() {
+    for lib in LIBS {
+        // A running job (the command line's) whose processes wait for their daemon.
+        let dir_marks = run_dir("attach-marks");
+        let m = dir_marks.to_string_lossy().into_owned();
+        let s = Server::start(lib, "attach", &["-n", "3", "./dbgapp", &m, "0", "wait"]);
+        let nspace = format!("run.{}.1", s.pid);
+        for r in 0..3 {
+            wait_for(&dir_marks.join(format!("ready.{nspace}.{r}")), "target");
+        }
+        let o = s.run(
+            lib,
+            "dbgtool",
+            &["attach", &s.pid.to_string(), &nspace, "./dbgd", &m],
+        );
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert_eq!(out.matches("dbgtool: proc ").count(), 3, "{out}");
+        assert_eq!(out.matches("ended: status SUCCESS").count(), 2, "{out}");
+        // Each daemon found the pid of its own target.
+        for r in 0..3 {
+            let target = std::fs::read_to_string(dir_marks.join(format!("init.{nspace}.{r}")))
+                .unwrap_or_else(|e| panic!("init mark of rank {r}: {e}"));
+            let seen = std::fs::read_to_string(dir_marks.join(format!("dbgd.{r}")))
+                .unwrap_or_else(|e| panic!("daemon {r} wrote nothing: {e}\n{}", s.output()));
+            assert_eq!(target.trim(), seen.trim(), "daemon {r}");
+        }
+        let pout = s.stop();
+        for r in 0..3 {
+            assert!(
+                pout.contains(&format!("dbgd {r}: target {nspace}:{r} pid ")),
+                "{pout}"
+            );
+            assert!(
+                pout.contains(&format!("dbgapp {nspace}:{r} released")),
+                "{pout}"
+            );
+        }
+    }
+}
+
+#[test]
+fn psets_of_the_command_line_job() {
+    let dir_marks = run_dir("pset-marks");
+    let m = dir_marks.to_string_lossy().into_owned();
+    let s = Server::start(
+        Lib::Ours,
+        "pset",
+        &[
+            "--pset", "alpha", "--pset", "beta", "-n", "2", "./dbgapp", &m, "0", "wait",
+        ],
+    );
+    let nspace = format!("run.{}.1", s.pid);
+    for lib in LIBS {
+        let o = s.run(lib, "dbgtool", &["psets", &s.pid.to_string()]);
+        assert!(o.status.success(), "{lib:?}: {}", explain(&o));
+        let out = stdout(&o);
+        assert!(out.contains("dbgtool: 2 psets"), "{out}");
+        assert!(out.contains("dbgtool: pset names alpha,beta"), "{out}");
+        for p in ["alpha", "beta"] {
+            assert!(
+                out.contains(&format!("dbgtool: pset {p}: {nspace}:0 {nspace}:1")),
+                "{out}"
+            );
+        }
+    }
+    // Stopping pmixrun terminates the job waiting for its daemons.
+    s.stop();
+}
+
+#[test]
+fn persistent_pmixrun_ends_on_sigterm() {
+    let mut s = Server::start(Lib::Ours, "sigterm", &["--system-server"]);
+    // A tool sees it (so it is up and serving), then SIGTERM ends it cleanly.
+    let o = s.run(Lib::Ours, "tool", &[]);
+    assert!(o.status.success(), "{}", explain(&o));
+    let r = unsafe_free_kill(s.pid, "TERM");
+    assert!(r, "kill -TERM {}", s.pid);
+    s.finish();
+}
+
+/// Sends a signal with kill(1) (this crate's tests use no unsafe code).
+fn unsafe_free_kill(pid: u32, sig: &str) -> bool {
+    Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(pid.to_string())
+        .status()
+        .is_ok_and(|s| s.success())
+}
