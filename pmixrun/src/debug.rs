@@ -88,6 +88,30 @@ fn words(v: &Value) -> Result<Vec<OsString>> {
     Ok(w)
 }
 
+/// Applies the job directives pmixrun honours for any job (the debugger's stops, the
+/// agents) to `opts`: from a spawn request, or from `PMIX_LAUNCH_DIRECTIVES` in an
+/// indirect launch.
+pub fn directives(all: &[Info], opts: &mut JobOpts) -> Result<()> {
+    // PMIX_DEBUG_STOP_IN_APP is the standard's earlier PMIX_DEBUG_WAIT_FOR_NOTIFY (same key,
+    // "pmix.dbg.notify").
+    for k in [PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_IN_APP] {
+        if let Some(v) = find(all, k) {
+            opts.extra.push(info(k, v.clone()));
+        }
+    }
+    if let Some(v) = find(all, PMIX_DEBUG_STOP_ON_EXEC) {
+        opts.stop_on_exec = Some(v.clone());
+    }
+    if let Some(v) = find(all, PMIX_FORKEXEC_AGENT) {
+        opts.forkexec_agent = words(v)?;
+    }
+    if let Some(v) = find(all, PMIX_EXEC_AGENT) {
+        let w = words(v)?;
+        opts.exec_agent = w.into_iter().next();
+    }
+    Ok(())
+}
+
 /// The applications and options of a spawn request (job-level directives first, then
 /// those of each application, which apply to the whole job too).
 pub fn spawn_request(
@@ -121,21 +145,7 @@ pub fn spawn_request(
     }
     let mut specs = apps_of_request(&apps, job_info, &run.setup.env)?;
     let mut opts = JobOpts::default();
-    // PMIX_DEBUG_STOP_IN_APP is the standard's earlier PMIX_DEBUG_WAIT_FOR_NOTIFY (same key,
-    // "pmix.dbg.notify").
-    for k in [PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_IN_APP] {
-        if let Some(v) = find(&all, k) {
-            opts.extra.push(info(k, v.clone()));
-        }
-    }
-    opts.stop_on_exec = find(&all, PMIX_DEBUG_STOP_ON_EXEC).cloned();
-    if let Some(v) = find(&all, PMIX_FORKEXEC_AGENT) {
-        opts.forkexec_agent = words(v)?;
-    }
-    if let Some(v) = find(&all, PMIX_EXEC_AGENT) {
-        let w = words(v)?;
-        opts.exec_agent = w.into_iter().next();
-    }
+    directives(&all, &mut opts)?;
     if daemons {
         let target = match find(&all, PMIX_DEBUG_TARGET) {
             Some(Value::Proc(p)) => Some(p.clone()),

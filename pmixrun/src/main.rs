@@ -12,6 +12,7 @@
 mod cli;
 mod debug;
 mod host;
+mod indirect;
 mod iof;
 mod job;
 mod run;
@@ -62,7 +63,10 @@ fn pmixrun() -> i32 {
             return 1;
         }
     };
-    let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+    // The variables of an indirect launch are pmixrun's, not the job's.
+    let env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| !indirect::VARS.iter().any(|v| k == v))
+        .collect();
 
     // The applications, with every program found before anything starts.
     let mut apps = Vec::new();
@@ -181,6 +185,7 @@ fn session(
         server_cell.clone(),
     ));
     let (tx, rx) = mpsc::channel();
+    let initiator_tx = tx.clone();
     let run = Arc::new(Run::new(setup, iof, server_cell.clone(), tx.clone()));
     let cfg = ServerConfig {
         id: Proc::new(base, 0),
@@ -225,13 +230,65 @@ fn session(
             }
         });
 
-    // The command line's job. A failure has been reported and what started is being
-    // terminated; the loop reaps it.
-    let opts = crate::job::JobOpts {
+    let mut opts = crate::job::JobOpts {
         psets: cli.pset.clone(),
         ..Default::default()
     };
-    if apps.is_empty() {
+    // Indirect launch: the initiator is watched, told pmixrun is ready, and releases it.
+    let mut initiator = None;
+    if let Some(k) = indirect::keepalive_fd() {
+        match k {
+            Ok(fd) => {
+                let gone = initiator_tx.clone();
+                let _ = std::thread::Builder::new()
+                    .name("keepalive".into())
+                    .spawn(move || {
+                        sys::wait_eof(fd);
+                        let _ = gone.send(Cmd::InitiatorGone);
+                    });
+            }
+            Err(_) => eprintln!("pmixrun: PMIX_KEEPALIVE_PIPE is not a descriptor number; ignored"),
+        }
+    }
+    let mut proceed = true;
+    if let Some(uri) = indirect::initiator() {
+        let connected = uri.and_then(|u| {
+            indirect::rendezvous(
+                &u,
+                &server.uri.to_uri(),
+                &server.cfg.id.nspace,
+                initiator_tx.clone(),
+            )
+        });
+        match connected {
+            Ok(c) => {
+                initiator = Some(c);
+                match wait_release(&run, &rx) {
+                    Some(directives) => {
+                        if let Err(e) = debug::directives(&directives, &mut opts) {
+                            eprintln!("pmixrun: bad launch directives from the initiator: {e}");
+                            proceed = false;
+                        }
+                    }
+                    None => proceed = false,
+                }
+            }
+            Err(e) => {
+                eprintln!("pmixrun: cannot reach the initiator of this launch: {e}");
+                proceed = false;
+            }
+        }
+        if !proceed {
+            let mut st = run.lock();
+            st.first_failure.get_or_insert(1);
+            st.stopping = true;
+        }
+    }
+    drop(initiator_tx);
+
+    // The command line's job. A failure has been reported and what started is being
+    // terminated; the loop reaps it.
+    if apps.is_empty() || !proceed {
         // --persistent without a program: only tools start jobs.
     } else if let Err(e) = run.launch(apps, None, true, opts) {
         let mut st = run.lock();
@@ -260,7 +317,42 @@ fn session(
         }
     }
     run.shutdown_server();
+    if let Some(c) = initiator {
+        let _ = c.finalize();
+    }
     run.exit_status()
+}
+
+/// Waits for the initiator's release (serving spawn requests and signals meanwhile).
+/// Returns its launch directives, or `None` if pmixrun is to stop instead.
+fn wait_release(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>) -> Option<Vec<pmix_core::values::Info>> {
+    loop {
+        match rx.recv() {
+            Ok(Cmd::Released(d)) => return Some(d),
+            Ok(Cmd::InitiatorGone) => {
+                eprintln!("pmixrun: the initiator of this launch is gone before releasing it");
+                return None;
+            }
+            Ok(Cmd::Signal(libc::SIGCHLD)) => run.reap(),
+            Ok(Cmd::Signal(s)) => {
+                on_signal(run, s);
+                if run.lock().stopping {
+                    return None;
+                }
+            }
+            Ok(Cmd::Stop) => {
+                run.lock().stopped_by_tool = true;
+                return None;
+            }
+            Ok(Cmd::Spawn {
+                requester,
+                apps,
+                opts,
+                done,
+            }) => run.spawn(requester, apps, *opts, done),
+            Err(_) => return None,
+        }
+    }
 }
 
 fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>, timeout: u64) {
@@ -297,6 +389,14 @@ fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>
                 run.lock().stopped_by_tool = true;
                 run.terminate_all();
             }
+            Ok(Cmd::InitiatorGone) => {
+                if !run.lock().stopping {
+                    eprintln!("pmixrun: the initiator of this launch is gone; terminating the job");
+                    run.lock().first_failure.get_or_insert(1);
+                    run.terminate_all();
+                }
+            }
+            Ok(Cmd::Released(_)) => {}
             Err(_) => {}
         }
     }

@@ -43,6 +43,10 @@ pub enum Cmd {
     Signal(i32),
     /// A tool asked pmixrun itself to terminate (job control on its own namespace).
     Stop,
+    /// The initiator of an indirect launch released pmixrun, with these launch directives.
+    Released(Vec<Info>),
+    /// The initiator of an indirect launch is gone (keepalive pipe closed, connection lost).
+    InitiatorGone,
 }
 
 /// A datum published with `PMIx_Publish`.

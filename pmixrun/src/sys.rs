@@ -578,3 +578,25 @@ pub fn signal_name(sig: c_int) -> String {
     };
     name.to_string()
 }
+
+/// Marks descriptor `fd` close-on-exec and blocks until reading it gives end-of-file (or
+/// an error other than an interruption): the keepalive pipe of an indirect launch, whose
+/// write end the initiator holds. Returns at once if `fd` is not open.
+pub fn wait_eof(fd: i32) {
+    // SAFETY: fcntl on a descriptor number touches no memory; a closed one gives EBADF.
+    if unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) } < 0 {
+        return;
+    }
+    let mut buf = [0u8; 256];
+    loop {
+        // SAFETY: the pointer and length describe `buf`.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast::<c_void>(), buf.len()) };
+        if n > 0 {
+            continue;
+        }
+        if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        return;
+    }
+}

@@ -501,3 +501,169 @@ fn unsafe_free_kill(pid: u32, sig: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success())
 }
+
+// ---- indirect launch ------------------------------------------------------------------
+
+/// The initiator's server: our PMIx server in this test process, which records the events
+/// its tools send (pmixrun's PMIX_LAUNCHER_READY) and names the tools that connect.
+#[derive(Debug)]
+struct Initiator {
+    events: std::sync::Mutex<std::sync::mpsc::Sender<(i32, Vec<pmix_core::values::Info>)>>,
+}
+
+impl pmix_core::host::Host for Initiator {
+    fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
+        use pmix_core::host::Upcall;
+        matches!(upcall, Upcall::NotifyEvent | Upcall::ToolConnected)
+    }
+
+    fn notify_event(
+        &self,
+        code: i32,
+        _source: &pmix_core::values::Proc,
+        _range: pmix_sys::pmix_data_range_t,
+        info: &[pmix_core::values::Info],
+        done: pmix_core::host::Done<()>,
+    ) {
+        let _ = self.events.lock().unwrap().send((code, info.to_vec()));
+        done(Ok(()))
+    }
+
+    fn tool_connected(
+        &self,
+        _info: &[pmix_core::values::Info],
+        done: pmix_core::host::Done<pmix_core::values::Proc>,
+    ) {
+        done(Ok(pmix_core::values::Proc::new("initiator.tool", 0)))
+    }
+}
+
+/// The launcher-parses flow of an indirect launch: pmixrun started with the initiator's
+/// URI and a keepalive pipe announces itself, waits for the release, applies the launch
+/// directives to its job (here a fork/exec agent that sets a variable), and ends the job
+/// and exits when the initiator dies (the process holding the pipe's write end).
+#[test]
+fn indirect_launch_with_keepalive_pipe() {
+    use pmix_core::values::{DataArray, Info, PStr, Value};
+    use pmix_sys::*;
+
+    let (etx, erx) = std::sync::mpsc::channel();
+    let host = std::sync::Arc::new(Initiator {
+        events: std::sync::Mutex::new(etx),
+    });
+    let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
+        .expect("start the initiator's server");
+
+    // The initiator's keepalive: a process holding the write end of the pipe.
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    let mut holder = Command::new("sleep")
+        .arg("1000")
+        .stdout(writer)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start the pipe holder");
+
+    let dir = run_dir("indirect");
+    let out = dir.join("stdout");
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg("exec \"$@\" 3<&0 0</dev/null")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_pmixrun"))
+        .args([
+            "--timeout",
+            "150",
+            "-n",
+            "2",
+            "sh",
+            "-c",
+            "echo mark=$MARK; exec sleep 1000",
+        ])
+        .env("TMPDIR", &dir)
+        .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
+        .env("PMIX_KEEPALIVE_PIPE", "3")
+        .stdin(reader)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+    with_lib(&mut c, Lib::Ours);
+    let mut pmixrun = c.spawn().expect("start pmixrun");
+    let logs = || {
+        format!(
+            "--- stdout\n{}\n--- stderr\n{}",
+            std::fs::read_to_string(&out).unwrap_or_default(),
+            std::fs::read_to_string(dir.join("stderr")).unwrap_or_default()
+        )
+    };
+
+    // PMIX_LAUNCHER_READY, with pmixrun's own URI.
+    let (code, info) = erx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", logs()));
+    assert_eq!(code, PMIX_LAUNCHER_READY, "{info:?}");
+    let uri = info
+        .iter()
+        .find(|i| i.is(PMIX_SERVER_URI))
+        .and_then(|i| i.value.as_str().cloned())
+        .expect("PMIX_SERVER_URI in the ready event");
+    assert!(uri.to_string().contains("tcp4://"), "{uri:?}");
+    // Nothing starts before the release.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !std::fs::read_to_string(&out)
+            .unwrap_or_default()
+            .contains("mark="),
+        "the job started before the release\n{}",
+        logs()
+    );
+
+    let directives = Value::DataArray(Box::new(DataArray {
+        ty: PMIX_INFO,
+        items: vec![Value::Info(Box::new(Info::new(
+            PMIX_FORKEXEC_AGENT.to_bytes(),
+            Value::String(Some(PStr::from("env MARK=agent"))),
+        )))],
+    }));
+    server
+        .notify(pmix_core::events::Event {
+            code: PMIX_DEBUGGER_RELEASE,
+            source: server.cfg.id.clone(),
+            range: PMIX_RANGE_SESSION,
+            info: vec![Info::new(PMIX_LAUNCH_DIRECTIVES.to_bytes(), directives)],
+        })
+        .expect("release");
+
+    // Both processes ran under the agent.
+    let start = Instant::now();
+    while std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .matches("mark=agent")
+        .count()
+        < 2
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the job did not start with the directives\n{}",
+            logs()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    // The initiator dies: pmixrun ends the job and exits.
+    holder.kill().expect("kill the pipe holder");
+    let _ = holder.wait();
+    let st = pmixrun.wait().expect("wait for pmixrun");
+    assert_eq!(st.code(), Some(1), "{st:?}\n{}", logs());
+    assert!(
+        logs().contains("the initiator of this launch is gone"),
+        "{}",
+        logs()
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("pmixrun."))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    server.finalize();
+}
