@@ -479,7 +479,13 @@ fn psets_of_the_command_line_job() {
         }
     }
     // Stopping pmixrun terminates the job waiting for its daemons.
-    s.stop();
+    let out = s.stop();
+    for r in 0..2 {
+        assert!(
+            out.contains(&format!("dbgapp {nspace}:{r} psets: alpha beta")),
+            "{out}"
+        );
+    }
 }
 
 #[test]

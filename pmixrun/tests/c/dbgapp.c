@@ -2,7 +2,8 @@
  *
  * usage: dbgapp DIR CODE [wait]
  *   PMIx_Init (where a process launched with PMIX_DEBUG_STOP_IN_INIT waits for the
- *   debugger's release), then write DIR/init.<nspace>.<rank>; with "wait", wait for a
+ *   debugger's release), then write DIR/init.<nspace>.<rank>; print its PMIX_PSET_NAMES
+ *   ("dbgapp NSPACE:RANK psets: A B") if it has any; with "wait", wait for a
  *   PMIX_DEBUGGER_RELEASE event (from a debugger daemon); finalize; rank 1 exits with
  *   CODE, the others with 0. */
 #include <pthread.h>
@@ -55,6 +56,23 @@ int main(int argc, char **argv)
     }
     fprintf(f, "%d\n", (int) getpid());
     fclose(f);
+    /* The process sets this process belongs to (pmixrun --pset). */
+    {
+        pmix_value_t *v = NULL;
+        size_t k;
+        if (PMIX_SUCCESS == PMIx_Get(&me, PMIX_PSET_NAMES, NULL, 0, &v) && NULL != v) {
+            if (PMIX_DATA_ARRAY == v->type && PMIX_STRING == v->data.darray->type) {
+                char **names = (char **) v->data.darray->array;
+                printf("dbgapp %s:%u psets:", me.nspace, me.rank);
+                for (k = 0; k < v->data.darray->size; k++) {
+                    printf(" %s", names[k]);
+                }
+                printf("\n");
+                fflush(stdout);
+            }
+            PMIX_VALUE_RELEASE(v);
+        }
+    }
     if (argc > 3 && 0 == strcmp(argv[3], "wait")) {
         rc = PMIx_Register_event_handler(&code, 1, NULL, 0, on_release, NULL, NULL);
         if (rc < 0) {
