@@ -112,21 +112,86 @@ pub fn directives(all: &[Info], opts: &mut JobOpts) -> Result<()> {
     Ok(())
 }
 
+/// Applications a spawn request asks to be started as a job of their own next to the
+/// others (`PMIX_COSPAWN_APP`, or `PMIX_DEBUGGER_DAEMONS`, in their own infos): debugger
+/// daemons co-spawned with their target.
+#[derive(Debug)]
+pub struct Cospawn {
+    pub apps: Vec<AppSpec>,
+    pub opts: JobOpts,
+    daemons: bool,
+    per_proc: Option<u32>,
+    per_node: Option<u32>,
+}
+
+impl Cospawn {
+    /// Aims the co-spawned job at the job just started (`target`, of `size` processes).
+    pub fn aim(&mut self, target: &PStr, size: u32) -> Result<()> {
+        if self.daemons {
+            let t = Proc::new(target.clone(), PMIX_RANK_WILDCARD);
+            aim_daemons(
+                &mut self.apps,
+                &mut self.opts,
+                &t,
+                size,
+                self.per_proc,
+                self.per_node,
+            )
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Makes a job of debugger daemons target `t` (`targets` processes): its size from the
+/// per-process or per-node count, and the target in its information.
+fn aim_daemons(
+    specs: &mut [AppSpec],
+    opts: &mut JobOpts,
+    t: &Proc,
+    targets: u32,
+    per_proc: Option<u32>,
+    per_node: Option<u32>,
+) -> Result<()> {
+    let np = match (per_proc, per_node) {
+        (Some(n), _) => Some(n.saturating_mul(targets)),
+        (None, Some(n)) => Some(n),
+        _ => None,
+    };
+    if let Some(np) = np {
+        if np == 0 || specs.len() != 1 {
+            return Err(Error::BadParam);
+        }
+        specs[0].np = np;
+    }
+    opts.extra
+        .push(info(PMIX_DEBUG_TARGET, Value::Proc(t.clone())));
+    opts.extra.push(info(
+        PMIX_DEBUG_JOB,
+        string(PStr::from(t.nspace.as_bytes())),
+    ));
+    Ok(())
+}
+
+fn flag(infos: &[Info], k: &std::ffi::CStr) -> bool {
+    find(infos, k).is_some_and(|v| v.as_bool().unwrap_or(false))
+}
+
+/// A spawn request, ready to start.
+#[derive(Debug)]
+pub struct Request {
+    pub apps: Vec<AppSpec>,
+    pub opts: JobOpts,
+    pub cospawn: Option<Cospawn>,
+}
+
 /// The applications and options of a spawn request (job-level directives first, then
 /// those of each application, which apply to the whole job too).
-pub fn spawn_request(
-    run: &Run,
-    job_info: &[Info],
-    apps: &[App],
-) -> Result<(Vec<AppSpec>, JobOpts)> {
-    let mut all: Vec<Info> = job_info.to_vec();
-    for a in apps {
-        all.extend(a.info.iter().cloned());
-    }
-    let daemons = find(&all, PMIX_DEBUGGER_DAEMONS).is_some_and(|v| v.as_bool().unwrap_or(false));
+pub fn spawn_request(run: &Run, job_info: &[Info], apps: &[App]) -> Result<Request> {
+    let mut apps = apps.to_vec();
     // An application without a process count: "ppr:N:node" mapping (this is one node)
     // gives N; debugger daemons default to one per node.
-    let mut apps = apps.to_vec();
+    let job_daemons = flag(job_info, PMIX_DEBUGGER_DAEMONS);
     for a in apps.iter_mut().filter(|a| a.maxprocs < 1) {
         let mapby = find(&a.info, PMIX_MAPBY)
             .or_else(|| find(job_info, PMIX_MAPBY))
@@ -139,14 +204,50 @@ pub fn spawn_request(
         });
         match ppr {
             Some(n) if n > 0 => a.maxprocs = n,
-            _ if daemons => a.maxprocs = 1,
+            _ if job_daemons || flag(&a.info, PMIX_DEBUGGER_DAEMONS) => a.maxprocs = 1,
             _ => {}
         }
+    }
+    // Co-spawn: some applications, not all, marked to be a job of their own.
+    let marked = |a: &App| flag(&a.info, PMIX_COSPAWN_APP) || flag(&a.info, PMIX_DEBUGGER_DAEMONS);
+    let (co, main): (Vec<App>, Vec<App>) = apps.iter().cloned().partition(|a| marked(a));
+    let cospawn = if !co.is_empty() && !main.is_empty() {
+        let mut co_info: Vec<Info> = Vec::new();
+        for a in &co {
+            co_info.extend(a.info.iter().cloned());
+        }
+        let mut co_opts = JobOpts::default();
+        directives(&co_info, &mut co_opts)?;
+        let daemons = flag(&co_info, PMIX_DEBUGGER_DAEMONS);
+        if daemons {
+            co_opts
+                .extra
+                .push(info(PMIX_DEBUGGER_DAEMONS, Value::Bool(true)));
+        }
+        let count_of = |k| {
+            find(&co_info, k)
+                .or_else(|| find(job_info, k))
+                .and_then(count)
+        };
+        apps = main;
+        Some(Cospawn {
+            apps: apps_of_request(&co, job_info, &run.setup.env)?,
+            opts: co_opts,
+            daemons,
+            per_proc: count_of(PMIX_DEBUG_DAEMONS_PER_PROC),
+            per_node: count_of(PMIX_DEBUG_DAEMONS_PER_NODE),
+        })
+    } else {
+        None
+    };
+    let mut all: Vec<Info> = job_info.to_vec();
+    for a in &apps {
+        all.extend(a.info.iter().cloned());
     }
     let mut specs = apps_of_request(&apps, job_info, &run.setup.env)?;
     let mut opts = JobOpts::default();
     directives(&all, &mut opts)?;
-    if daemons {
+    if cospawn.is_none() && flag(&all, PMIX_DEBUGGER_DAEMONS) {
         let target = match find(&all, PMIX_DEBUG_TARGET) {
             Some(Value::Proc(p)) => Some(p.clone()),
             Some(Value::String(Some(s))) => Some(Proc::new(s.clone(), PMIX_RANK_WILDCARD)),
@@ -172,24 +273,12 @@ pub fn spawn_request(
             };
             let per_proc = find(&all, PMIX_DEBUG_DAEMONS_PER_PROC).and_then(count);
             let per_node = find(&all, PMIX_DEBUG_DAEMONS_PER_NODE).and_then(count);
-            let np = match (per_proc, per_node) {
-                (Some(n), _) => Some(n.saturating_mul(targets)),
-                (None, Some(n)) => Some(n),
-                _ => None,
-            };
-            if let Some(np) = np {
-                if np == 0 || specs.len() != 1 {
-                    return Err(Error::BadParam);
-                }
-                specs[0].np = np;
-            }
-            opts.extra
-                .push(info(PMIX_DEBUG_TARGET, Value::Proc(t.clone())));
-            opts.extra.push(info(
-                PMIX_DEBUG_JOB,
-                string(PStr::from(t.nspace.as_bytes())),
-            ));
+            aim_daemons(&mut specs, &mut opts, &t, targets, per_proc, per_node)?;
         }
     }
-    Ok((specs, opts))
+    Ok(Request {
+        apps: specs,
+        opts,
+        cospawn,
+    })
 }

@@ -565,11 +565,10 @@ impl Host for PmixrunHost {
 
     fn spawn(&self, proc: &Proc, job_info: &[Info], apps: &[App], done: Done<Vec<u8>>) {
         match crate::debug::spawn_request(&self.run, job_info, apps) {
-            Ok((apps, opts)) => {
+            Ok(req) => {
                 let cmd = Cmd::Spawn {
                     requester: proc.clone(),
-                    apps,
-                    opts: Box::new(opts),
+                    req: Box::new(req),
                     done,
                 };
                 if !self.run.post(cmd) {

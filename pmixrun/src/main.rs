@@ -346,10 +346,9 @@ fn wait_release(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>) -> Option<Vec<pmix_cor
             }
             Ok(Cmd::Spawn {
                 requester,
-                apps,
-                opts,
+                req,
                 done,
-            }) => run.spawn(requester, apps, *opts, done),
+            }) => run.spawn(requester, *req, done),
             Err(_) => return None,
         }
     }
@@ -380,10 +379,9 @@ fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>
             Ok(Cmd::Signal(s)) => on_signal(run, s),
             Ok(Cmd::Spawn {
                 requester,
-                apps,
-                opts,
+                req,
                 done,
-            }) => run.spawn(requester, apps, *opts, done),
+            }) => run.spawn(requester, *req, done),
             Ok(Cmd::Stop) => {
                 eprintln!("pmixrun: terminated by a tool");
                 run.lock().stopped_by_tool = true;

@@ -35,8 +35,7 @@ pub enum Cmd {
     /// A spawn request from a client or tool.
     Spawn {
         requester: Proc,
-        apps: Vec<AppSpec>,
-        opts: Box<JobOpts>,
+        req: Box<crate::debug::Request>,
         done: Done<Vec<u8>>,
     },
     /// A signal pmixrun received.
@@ -964,22 +963,39 @@ impl Run {
     }
 
     /// Runs a spawn request (main thread).
-    pub fn spawn(
-        &self,
-        requester: Proc,
-        apps: Vec<AppSpec>,
-        mut opts: JobOpts,
-        done: Done<Vec<u8>>,
-    ) {
+    pub fn spawn(&self, requester: Proc, req: crate::debug::Request, done: Done<Vec<u8>>) {
+        let crate::debug::Request {
+            apps,
+            mut opts,
+            cospawn,
+        } = req;
         opts.requester = Some(requester.clone());
         let parent = self
             .lock()
             .job(&requester.nspace)
             .map(|_| requester.clone());
-        match self.launch(apps, parent, false, opts) {
-            Ok(ns) => done(Ok(ns.into_bytes())),
-            Err(e) => done(Err(e)),
+        let ns = match self.launch(apps, parent.clone(), false, opts) {
+            Ok(ns) => ns,
+            Err(e) => return done(Err(e)),
+        };
+        // Co-spawned applications (debugger daemons): a job of their own, aimed at this one.
+        if let Some(mut co) = cospawn {
+            let size = self.lock().job(&ns).map_or(0, Job::size);
+            let started = co.aim(&ns, size).and_then(|()| {
+                co.opts.requester = Some(requester.clone());
+                self.launch(co.apps, parent, false, co.opts)
+            });
+            if let Err(e) = started {
+                eprintln!("pmixrun: cannot start the applications co-spawned with {ns}: {e}");
+                self.signal_targets(
+                    &[Proc::new(ns.clone(), PMIX_RANK_WILDCARD)],
+                    libc::SIGTERM,
+                    true,
+                );
+                return done(Err(e));
+            }
         }
+        done(Ok(ns.into_bytes()))
     }
 
     /// Deregisters every job still registered and stops the server.

@@ -454,6 +454,41 @@ fn attach_by_pid_with_one_daemon_per_process() {
 }
 
 #[test]
+fn debugger_daemons_co_spawned_with_their_target() {
+    for lib in LIBS {
+        let s = Server::start(lib, "cospawn", &[]);
+        let marks = s.dir.join("marks");
+        std::fs::create_dir_all(&marks).unwrap();
+        let m = marks.to_string_lossy().into_owned();
+        let o = s.run(lib, "dbgtool", &["cospawn", &m, "./dbgapp", "2", "./dbgd"]);
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        let nspace = out
+            .lines()
+            .find_map(|l| l.strip_prefix("dbgtool: co-spawned "))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string();
+        assert!(
+            out.contains(&format!("job {nspace} ended: status SUCCESS")),
+            "{out}"
+        );
+        for r in 0..2 {
+            let target = std::fs::read_to_string(marks.join(format!("init.{nspace}.{r}")))
+                .unwrap_or_else(|e| panic!("init mark of rank {r}: {e}"));
+            let seen = std::fs::read_to_string(marks.join(format!("dbgd.{r}")))
+                .unwrap_or_else(|e| panic!("daemon {r} wrote nothing: {e}\n{}", s.output()));
+            assert_eq!(target.trim(), seen.trim(), "daemon {r}");
+        }
+        s.stop();
+    }
+}
+
+#[test]
 fn psets_of_the_command_line_job() {
     let dir_marks = run_dir("pset-marks");
     let m = dir_marks.to_string_lossy().into_owned();

@@ -4,8 +4,8 @@
  *   PMIx_Init (where a process launched with PMIX_DEBUG_STOP_IN_INIT waits for the
  *   debugger's release), then write DIR/init.<nspace>.<rank>; print its PMIX_PSET_NAMES
  *   ("dbgapp NSPACE:RANK psets: A B") if it has any; with "wait", wait for a
- *   PMIX_DEBUGGER_RELEASE event (from a debugger daemon); finalize; rank 1 exits with
- *   CODE, the others with 0. */
+ *   PMIX_DEBUGGER_RELEASE event (from a debugger daemon); fence; finalize; rank 1 exits
+ *   with CODE, the others with 0. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +92,11 @@ int main(int argc, char **argv)
         pthread_mutex_unlock(&mu);
         printf("dbgapp %s:%u released\n", me.nspace, me.rank);
         fflush(stdout);
+    }
+    /* Every rank has passed PMIx_Init (and written its mark) before rank 1 fails. */
+    if (PMIX_SUCCESS != (rc = PMIx_Fence(NULL, 0, NULL, 0))) {
+        fprintf(stderr, "FAIL fence: %s\n", PMIx_Error_string(rc));
+        return 1;
     }
     PMIx_Finalize(NULL, 0);
     return 1 == me.rank ? atoi(argv[2]) : 0;

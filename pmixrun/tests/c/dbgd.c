@@ -3,8 +3,9 @@
  * usage: dbgd DIR
  *   Reads PMIX_DEBUG_TARGET from its job's information, finds its target (the process of
  *   the target job whose local rank is its own) in the local proc table, prints
- *   "dbgd R: target NSPACE:RANK pid PID", writes DIR/dbgd.<rank> with the pid, and
- *   releases that process with PMIX_DEBUGGER_RELEASE. */
+ *   "dbgd R: target NSPACE:RANK pid PID", writes DIR/dbgd.<rank> with the pid, and, once
+ *   the target waits (DIR/ready.<nspace>.<rank> exists, see dbgapp.c), releases it with
+ *   PMIX_DEBUGGER_RELEASE. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,12 @@ int main(int argc, char **argv)
     if (NULL != f) {
         fprintf(f, "%d\n", (int) pid);
         fclose(f);
+    }
+    /* Release the target only once it waits for the release (it writes this file after
+     * registering its handler): an event is not kept for a handler registered later. */
+    snprintf(path, sizeof path, "%s/ready.%s.%u", argv[1], target.nspace, target.rank);
+    while (0 != access(path, F_OK)) {
+        usleep(10000);
     }
     PMIX_INFO_LOAD(&rel, PMIX_EVENT_CUSTOM_RANGE, &target, PMIX_PROC);
     rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &rel, 1, NULL, NULL);

@@ -15,6 +15,10 @@
  *   /proc/PID/stat) before PMIx_Init; resumed with PMIx_Job_control(PMIX_JOB_CTRL_RESUME).
  * usage: dbgtool psets PID
  *   Print the process sets the server of pid PID knows, and their members.
+ * usage: dbgtool cospawn DIR APP NP DAEMON
+ *   One PMIx_Spawn of NP processes "APP DIR 0 wait" and, co-spawned, debugger daemons
+ *   "DAEMON DIR" (PMIX_DEBUGGER_DAEMONS and PMIX_DEBUG_DAEMONS_PER_PROC in the daemon
+ *   application's infos); waits for the end of the application's job.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -348,6 +352,39 @@ static int psets(void)
     return 0;
 }
 
+static int cospawn(const char *dir, const char *app, int np, const char *daemon)
+{
+    pmix_app_t a[2];
+    pmix_nspace_t ns;
+    pmix_status_t rc;
+    uint16_t per_proc = 1;
+
+    register_events();
+    PMIX_APP_CONSTRUCT(&a[0]);
+    a[0].cmd = strdup(app);
+    PMIX_ARGV_APPEND(rc, a[0].argv, app);
+    PMIX_ARGV_APPEND(rc, a[0].argv, dir);
+    PMIX_ARGV_APPEND(rc, a[0].argv, "0");
+    PMIX_ARGV_APPEND(rc, a[0].argv, "wait");
+    a[0].maxprocs = np;
+    PMIX_APP_CONSTRUCT(&a[1]);
+    a[1].cmd = strdup(daemon);
+    PMIX_ARGV_APPEND(rc, a[1].argv, daemon);
+    PMIX_ARGV_APPEND(rc, a[1].argv, dir);
+    a[1].ninfo = 2;
+    PMIX_INFO_CREATE(a[1].info, 2);
+    PMIX_INFO_LOAD(&a[1].info[0], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&a[1].info[1], PMIX_DEBUG_DAEMONS_PER_PROC, &per_proc, PMIX_UINT16);
+    rc = PMIx_Spawn(NULL, 0, a, 2, ns);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("co-spawn: %s", PMIx_Error_string(rc));
+    }
+    printf("dbgtool: co-spawned %s\n", ns);
+    fflush(stdout);
+    wait_end(ns);
+    return 0;
+}
+
 static void connect_pid(const char *pid)
 {
     pmix_info_t info;
@@ -438,6 +475,11 @@ int main(int argc, char **argv)
             FAIL("tool_init: %s", PMIx_Error_string(rc));
         }
         r = stop_on_exec(argv[2], argv[3], atoi(argv[4]));
+    } else if (argc == 6 && 0 == strcmp(argv[1], "cospawn")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = cospawn(argv[2], argv[3], atoi(argv[4]), argv[5]);
     } else if (argc == 3 && 0 == strcmp(argv[1], "psets")) {
         connect_pid(argv[2]);
         r = psets();
@@ -446,7 +488,7 @@ int main(int argc, char **argv)
         r = stop();
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
-                        " | exec DIR APP NP | psets PID | stop PID\n");
+                        " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID | stop PID\n");
         return 2;
     }
     PMIx_tool_finalize();
