@@ -10,6 +10,8 @@
 //!   are (debugger stops, agents): the launcher-parses flow. In the initiator-parses flow
 //!   the initiator starts `pmixrun --persistent`, releases it, attaches to the URI it was
 //!   given and spawns its jobs itself.
+//! - `PMIX_LAUNCHER_RENDEZVOUS_FILE` names a file where pmixrun's server writes its
+//!   rendezvous information (for the initiator's `PMIX_TOOL_ATTACHMENT_FILE`).
 //! - `PMIX_KEEPALIVE_PIPE` names a descriptor (the read end of a pipe whose write end the
 //!   initiator holds): when it reads end-of-file, the initiator is gone and pmixrun ends
 //!   its jobs and exits.
@@ -26,10 +28,11 @@ use pmix_sys::*;
 use crate::run::Cmd;
 
 /// The environment variables of an indirect launch (not passed on to the job).
-pub const VARS: [&str; 3] = [
+pub const VARS: [&str; 4] = [
     "PMIX_LAUNCHER_RNDZ_URI",
     "PMIX_LAUNCHER_RNDZ_FILE",
     "PMIX_KEEPALIVE_PIPE",
+    "PMIX_LAUNCHER_RENDEZVOUS_FILE",
 ];
 
 /// The initiator's server, if pmixrun was started by one.

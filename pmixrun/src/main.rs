@@ -198,6 +198,10 @@ fn session(
         tool_support: true,
         // pmix.sys.<host> in the system directory.
         system_support: cli.system_server,
+        // A launcher's rendezvous file where the program that started pmixrun wants it.
+        rendezvous_file: std::env::var_os("PMIX_LAUNCHER_RENDEZVOUS_FILE")
+            .filter(|f| !f.is_empty())
+            .map(PathBuf::from),
         ..ServerConfig::default()
     };
     let server = match pmix_core::server::start(Arc::new(host::PmixrunHost::new(run.clone())), cfg)

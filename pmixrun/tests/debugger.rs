@@ -188,6 +188,7 @@ impl Server {
         let uri = dir.join("uri");
         let mut c = Command::new(env!("CARGO_BIN_EXE_pmixrun"));
         c.env("TMPDIR", &dir)
+            .env("PMIX_LAUNCHER_RENDEZVOUS_FILE", dir.join("launcher.rndz"))
             .current_dir(&fixture().bin)
             .args(["--timeout", "150", "--persistent", "--report-uri"])
             .arg(&uri)
@@ -248,7 +249,7 @@ impl Server {
             .unwrap()
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("pmixrun.") || n.starts_with("pmix."))
+            .filter(|n| n.starts_with("pmixrun.") || n.starts_with("pmix.") || n == "launcher.rndz")
             .collect();
         assert!(left.is_empty(), "left behind: {left:?}");
         assert!(
@@ -529,6 +530,20 @@ fn persistent_pmixrun_ends_on_sigterm() {
     // A tool sees it (so it is up and serving), then SIGTERM ends it cleanly.
     let o = s.run(Lib::Ours, "tool", &[]);
     assert!(o.status.success(), "{}", explain(&o));
+    // The launcher's rendezvous file asked for in the environment is written, and tools
+    // of both libraries attach through it.
+    let rndz = s.dir.join("launcher.rndz");
+    assert!(
+        rndz.exists(),
+        "no PMIX_LAUNCHER_RENDEZVOUS_FILE\n{}",
+        s.output()
+    );
+    for lib in LIBS {
+        let url = format!("file:{}", rndz.display());
+        let o = s.run(lib, "tool", &["--url", &url]);
+        assert!(o.status.success(), "{lib:?}: {}", explain(&o));
+        assert!(stderr(&o).contains("ACTIVE NSPACES:"), "{}", explain(&o));
+    }
     let r = unsafe_free_kill(s.pid, "TERM");
     assert!(r, "kill -TERM {}", s.pid);
     s.finish();
