@@ -234,6 +234,7 @@ fn session(
             }
         });
 
+    let deadline = cli.timeout.map(|t| Instant::now() + Duration::from_secs(t));
     let mut opts = crate::job::JobOpts {
         psets: cli.pset.clone(),
         ..Default::default()
@@ -267,7 +268,7 @@ fn session(
         match connected {
             Ok(c) => {
                 initiator = Some(c);
-                match wait_release(&run, &rx) {
+                match wait_release(&run, &rx, deadline) {
                     Some(directives) => {
                         if let Err(e) = debug::directives(&directives, &mut opts) {
                             eprintln!("pmixrun: bad launch directives from the initiator: {e}");
@@ -303,7 +304,6 @@ fn session(
             eprintln!("pmixrun: cannot launch the job: {e}");
         }
     }
-    let deadline = cli.timeout.map(|t| Instant::now() + Duration::from_secs(t));
     main_loop(&run, &rx, deadline, cli.timeout.unwrap_or(0));
 
     // The end: nothing the job started survives, its output is drained, the waiting
@@ -329,9 +329,25 @@ fn session(
 
 /// Waits for the initiator's release (serving spawn requests and signals meanwhile).
 /// Returns its launch directives, or `None` if pmixrun is to stop instead.
-fn wait_release(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>) -> Option<Vec<pmix_core::values::Info>> {
+fn wait_release(
+    run: &Arc<Run>,
+    rx: &mpsc::Receiver<Cmd>,
+    deadline: Option<Instant>,
+) -> Option<Vec<pmix_core::values::Info>> {
     loop {
-        match rx.recv() {
+        let got = match deadline {
+            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        let got = match got {
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                eprintln!("pmixrun: --timeout passed while waiting for the initiator's release");
+                run.lock().timed_out = true;
+                return None;
+            }
+            other => other.map_err(|_| ()),
+        };
+        match got {
             Ok(Cmd::Released(d)) => return Some(d),
             Ok(Cmd::InitiatorGone) => {
                 eprintln!("pmixrun: the initiator of this launch is gone before releasing it");

@@ -594,6 +594,100 @@ impl pmix_core::host::Host for Initiator {
     }
 }
 
+/// pmixrun started by an initiator (the server of this test process) with
+/// `PMIX_LAUNCHER_RNDZ_URI` and a keepalive pipe whose write end `holder` holds; its job is
+/// 2 processes printing `mark=$MARK` and sleeping.
+struct IndirectRun {
+    server: pmix_core::server::Server,
+    erx: std::sync::mpsc::Receiver<(i32, Vec<pmix_core::values::Info>)>,
+    holder: Child,
+    pmixrun: Child,
+    dir: PathBuf,
+    out: PathBuf,
+}
+
+impl IndirectRun {
+    fn start(tag: &str) -> IndirectRun {
+        let (etx, erx) = std::sync::mpsc::channel();
+        let host = std::sync::Arc::new(Initiator {
+            events: std::sync::Mutex::new(etx),
+        });
+        let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
+            .expect("start the initiator's server");
+        // The initiator's keepalive: a process holding the write end of the pipe.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        let holder = Command::new("sleep")
+            .arg("1000")
+            .stdout(writer)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("start the pipe holder");
+        let dir = run_dir(tag);
+        let out = dir.join("stdout");
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("exec \"$@\" 3<&0 0</dev/null")
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_pmixrun"))
+            .args([
+                "--timeout",
+                "150",
+                "-n",
+                "2",
+                "sh",
+                "-c",
+                "echo mark=$MARK; exec sleep 1000",
+            ])
+            .env("TMPDIR", &dir)
+            .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
+            .env("PMIX_KEEPALIVE_PIPE", "3")
+            .stdin(reader)
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+        with_lib(&mut c, Lib::Ours);
+        let pmixrun = c.spawn().expect("start pmixrun");
+        IndirectRun {
+            server,
+            erx,
+            holder,
+            pmixrun,
+            dir,
+            out,
+        }
+    }
+}
+
+/// The initiator dies before releasing pmixrun: pmixrun starts nothing and exits.
+#[test]
+fn initiator_dying_before_the_release_stops_pmixrun() {
+    let IndirectRun {
+        server,
+        erx,
+        mut holder,
+        mut pmixrun,
+        dir,
+        out,
+    } = IndirectRun::start("indirect-early");
+    let logs = || {
+        format!(
+            "--- stdout\n{}\n--- stderr\n{}",
+            std::fs::read_to_string(&out).unwrap_or_default(),
+            std::fs::read_to_string(dir.join("stderr")).unwrap_or_default()
+        )
+    };
+    let (code, _) = erx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", logs()));
+    assert_eq!(code, pmix_sys::PMIX_LAUNCHER_READY);
+    holder.kill().expect("kill the pipe holder");
+    let _ = holder.wait();
+    let st = pmixrun.wait().expect("wait for pmixrun");
+    assert_eq!(st.code(), Some(1), "{st:?}\n{}", logs());
+    assert!(logs().contains("gone before releasing it"), "{}", logs());
+    assert!(!logs().contains("mark="), "{}", logs());
+    server.finalize();
+}
+
 /// The launcher-parses flow of an indirect launch: pmixrun started with the initiator's
 /// URI and a keepalive pipe announces itself, waits for the release, applies the launch
 /// directives to its job (here a fork/exec agent that sets a variable), and ends the job
@@ -603,46 +697,14 @@ fn indirect_launch_with_keepalive_pipe() {
     use pmix_core::values::{DataArray, Info, PStr, Value};
     use pmix_sys::*;
 
-    let (etx, erx) = std::sync::mpsc::channel();
-    let host = std::sync::Arc::new(Initiator {
-        events: std::sync::Mutex::new(etx),
-    });
-    let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
-        .expect("start the initiator's server");
-
-    // The initiator's keepalive: a process holding the write end of the pipe.
-    let (reader, writer) = std::io::pipe().expect("pipe");
-    let mut holder = Command::new("sleep")
-        .arg("1000")
-        .stdout(writer)
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("start the pipe holder");
-
-    let dir = run_dir("indirect");
-    let out = dir.join("stdout");
-    let mut c = Command::new("sh");
-    c.arg("-c")
-        .arg("exec \"$@\" 3<&0 0</dev/null")
-        .arg("sh")
-        .arg(env!("CARGO_BIN_EXE_pmixrun"))
-        .args([
-            "--timeout",
-            "150",
-            "-n",
-            "2",
-            "sh",
-            "-c",
-            "echo mark=$MARK; exec sleep 1000",
-        ])
-        .env("TMPDIR", &dir)
-        .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
-        .env("PMIX_KEEPALIVE_PIPE", "3")
-        .stdin(reader)
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
-    with_lib(&mut c, Lib::Ours);
-    let mut pmixrun = c.spawn().expect("start pmixrun");
+    let IndirectRun {
+        server,
+        erx,
+        mut holder,
+        mut pmixrun,
+        dir,
+        out,
+    } = IndirectRun::start("indirect");
     let logs = || {
         format!(
             "--- stdout\n{}\n--- stderr\n{}",
