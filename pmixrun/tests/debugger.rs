@@ -614,19 +614,23 @@ impl IndirectRun {
         });
         let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
             .expect("start the initiator's server");
-        // The initiator's keepalive: a process holding the write end of the pipe.
-        let (reader, writer) = std::io::pipe().expect("pipe");
-        let holder = Command::new("sleep")
-            .arg("1000")
-            .stdout(writer)
+        // The initiator's keepalive: a process holding the write end of a pipe (a FIFO:
+        // each side opens its end, the holder's open completes when pmixrun's does).
+        let dir = run_dir(tag);
+        let out = dir.join("stdout");
+        let fifo = dir.join("keepalive");
+        let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+        assert!(st.success(), "mkfifo");
+        let holder = Command::new("sh")
+            .arg("-c")
+            .arg("exec sleep 1000 > \"$0\"")
+            .arg(&fifo)
             .stdin(Stdio::null())
             .spawn()
             .expect("start the pipe holder");
-        let dir = run_dir(tag);
-        let out = dir.join("stdout");
         let mut c = Command::new("sh");
         c.arg("-c")
-            .arg("exec \"$@\" 3<&0 0</dev/null")
+            .arg("exec \"$@\" 3<\"$KEEPALIVE\" 0</dev/null")
             .arg("sh")
             .arg(env!("CARGO_BIN_EXE_pmixrun"))
             .args([
@@ -641,7 +645,8 @@ impl IndirectRun {
             .env("TMPDIR", &dir)
             .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
             .env("PMIX_KEEPALIVE_PIPE", "3")
-            .stdin(reader)
+            .env("KEEPALIVE", &fifo)
+            .stdin(Stdio::null())
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
         with_lib(&mut c, Lib::Ours);
