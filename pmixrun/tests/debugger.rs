@@ -378,6 +378,9 @@ fn stop_in_init_direct_launch() {
             "{out}"
         );
         assert!(out.contains("every process passed PMIx_Init"), "{out}");
+        // The tool that spawned the job was told of its start and launch too.
+        assert!(out.contains(" start event seen"), "{out}");
+        assert!(out.contains(" launch-complete event seen"), "{out}");
         s.stop();
     }
 }

@@ -48,6 +48,9 @@ static struct {
     int has_time;
 } ends[MAX_ENDS];
 static int nends;
+/* Namespaces of the PMIX_EVENT_JOB_START and PMIX_LAUNCH_COMPLETE events seen. */
+static char started[MAX_ENDS][PMIX_MAX_NSLEN + 1], launched[MAX_ENDS][PMIX_MAX_NSLEN + 1];
+static int nstarted, nlaunched;
 
 #define FAIL(...)                                                                          \
     do {                                                                                   \
@@ -66,6 +69,16 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
     pthread_mutex_lock(&mu);
     if (PMIX_READY_FOR_DEBUG == status) {
         ready_count++;
+    } else if (PMIX_EVENT_JOB_START == status || PMIX_LAUNCH_COMPLETE == status) {
+        for (n = 0; n < ninfo; n++) {
+            if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_AFFECTED_PROC)) {
+                if (PMIX_EVENT_JOB_START == status && nstarted < MAX_ENDS) {
+                    PMIX_LOAD_NSPACE(started[nstarted++], info[n].value.data.proc->nspace);
+                } else if (PMIX_LAUNCH_COMPLETE == status && nlaunched < MAX_ENDS) {
+                    PMIX_LOAD_NSPACE(launched[nlaunched++], info[n].value.data.proc->nspace);
+                }
+            }
+        }
     } else if (PMIX_EVENT_JOB_END == status && nends < MAX_ENDS) {
         memset(&ends[nends], 0, sizeof ends[nends]);
         ends[nends].rank = PMIX_RANK_UNDEF;
@@ -99,13 +112,23 @@ static int wait_end(const char *ns)
     for (;;) {
         for (i = 0; i < nends; i++) {
             if (0 == strcmp(ends[i].nspace, ns)) {
-                pthread_mutex_unlock(&mu);
                 printf("dbgtool: job %s ended: status %s, rank %d, exit code %d, timestamp %s\n",
                        ns, PMIx_Error_string(ends[i].status),
                        PMIX_RANK_UNDEF == ends[i].rank ? -1
                        : PMIX_RANK_WILDCARD == ends[i].rank ? -2 : (int) ends[i].rank,
                        ends[i].code, ends[i].has_time ? "yes" : "no");
+                for (int k = 0; k < nstarted; k++) {
+                    if (0 == strcmp(started[k], ns)) {
+                        printf("dbgtool: job %s start event seen\n", ns);
+                    }
+                }
+                for (int k = 0; k < nlaunched; k++) {
+                    if (0 == strcmp(launched[k], ns)) {
+                        printf("dbgtool: job %s launch-complete event seen\n", ns);
+                    }
+                }
                 fflush(stdout);
+                pthread_mutex_unlock(&mu);
                 return i;
             }
         }
@@ -115,8 +138,9 @@ static int wait_end(const char *ns)
 
 static void register_events(void)
 {
-    pmix_status_t codes[2] = {PMIX_READY_FOR_DEBUG, PMIX_EVENT_JOB_END};
-    pmix_status_t rc = PMIx_Register_event_handler(codes, 2, NULL, 0, on_event, NULL, NULL);
+    pmix_status_t codes[4] = {PMIX_READY_FOR_DEBUG, PMIX_EVENT_JOB_END, PMIX_EVENT_JOB_START,
+                              PMIX_LAUNCH_COMPLETE};
+    pmix_status_t rc = PMIx_Register_event_handler(codes, 4, NULL, 0, on_event, NULL, NULL);
     if (rc < 0) {
         FAIL("register: %s", PMIx_Error_string(rc));
     }
