@@ -295,6 +295,9 @@ fn session(
     // terminated; the loop reaps it.
     if apps.is_empty() || !proceed {
         // --persistent without a program: only tools start jobs.
+        if apps.is_empty() && !cli.pset.is_empty() {
+            eprintln!("pmixrun: warning: --pset names the command line's job; there is none");
+        }
     } else if let Err(e) = run.launch(apps, None, true, opts) {
         let mut st = run.lock();
         st.first_failure.get_or_insert(1);
