@@ -57,7 +57,46 @@ struct Entry {
     name: Option<crate::values::PStr>,
     first: bool,
     last: bool,
+    /// `PMIX_EVENT_AFFECTED_PROC(S)` given at registration: the handler sees only events
+    /// whose affected processes overlap these (none given: every event).
+    affected: Vec<Proc>,
     handler: Handler,
+}
+
+/// The processes an info list names as affected (`PMIX_EVENT_AFFECTED_PROC` and
+/// `PMIX_EVENT_AFFECTED_PROCS`).
+fn affected_of(info: &[Info]) -> Vec<Proc> {
+    let mut v = Vec::new();
+    for i in info {
+        if i.is(PMIX_EVENT_AFFECTED_PROC) || i.is(PMIX_EVENT_AFFECTED_PROCS) {
+            match &i.value {
+                crate::values::Value::Proc(p) => v.push(p.clone()),
+                crate::values::Value::DataArray(d) => {
+                    v.extend(d.items.iter().filter_map(|x| match x {
+                        crate::values::Value::Proc(p) => Some(p.clone()),
+                        _ => None,
+                    }))
+                }
+                _ => {}
+            }
+        }
+    }
+    v
+}
+
+/// Whether two lists of processes overlap (a wildcard rank matches every rank of its
+/// namespace); an empty list overlaps everything, as in the reference.
+fn overlap(a: &[Proc], b: &[Proc]) -> bool {
+    a.is_empty()
+        || b.is_empty()
+        || a.iter().any(|x| {
+            b.iter().any(|y| {
+                x.nspace == y.nspace
+                    && (x.rank == y.rank
+                        || x.rank == PMIX_RANK_WILDCARD
+                        || y.rank == PMIX_RANK_WILDCARD)
+            })
+        })
 }
 
 /// The handlers of one process.
@@ -98,6 +137,7 @@ impl Registry {
             first: flag(info, PMIX_EVENT_HDLR_FIRST)
                 || flag(info, PMIX_EVENT_HDLR_FIRST_IN_CATEGORY),
             last: flag(info, PMIX_EVENT_HDLR_LAST) || flag(info, PMIX_EVENT_HDLR_LAST_IN_CATEGORY),
+            affected: affected_of(info),
             handler,
         };
         let default = codes.is_empty();
@@ -190,11 +230,13 @@ impl Registry {
 
     fn chain(&self, ev: &Event) -> Vec<Entry> {
         let non_default = flag(&ev.info, PMIX_EVENT_NON_DEFAULT);
+        let affected = affected_of(&ev.info);
         self.inner
             .lock()
             .entries
             .iter()
             .filter(|e| e.codes.contains(&ev.code) || (e.codes.is_empty() && !non_default))
+            .filter(|e| overlap(&e.affected, &affected))
             .cloned()
             .collect()
     }
@@ -299,6 +341,59 @@ fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn handlers_see_only_events_of_the_procs_they_named() {
+        let reg = Registry::default();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mk = |name: &'static str| -> Handler {
+            let log = log.clone();
+            Arc::new(move |_, _, _, next: Next| {
+                log.lock().push(name);
+                next.call(PMIX_SUCCESS, vec![]);
+            })
+        };
+        let aff = |p: Proc| {
+            Info::new(
+                PMIX_EVENT_AFFECTED_PROC.to_bytes(),
+                crate::values::Value::Proc(p),
+            )
+        };
+        reg.register(
+            &[-1000],
+            &[aff(Proc::new("a", PMIX_RANK_WILDCARD))],
+            mk("a"),
+        );
+        reg.register(&[-1000], &[aff(Proc::new("b", 1))], mk("b1"));
+        reg.register(&[-1000], &[], mk("any"));
+        let ev = |info: Vec<Info>| Event {
+            code: -1000,
+            source: Proc::new("srv", 0),
+            range: PMIX_RANGE_SESSION,
+            info,
+        };
+        reg.deliver(ev(vec![aff(Proc::new("a", 3))]), None);
+        assert_eq!(*log.lock(), ["any", "a"]);
+        log.lock().clear();
+        reg.deliver(ev(vec![aff(Proc::new("b", PMIX_RANK_WILDCARD))]), None);
+        assert_eq!(*log.lock(), ["any", "b1"]);
+        log.lock().clear();
+        let procs = Info::new(
+            PMIX_EVENT_AFFECTED_PROCS.to_bytes(),
+            crate::values::Value::DataArray(Box::new(crate::values::DataArray {
+                ty: PMIX_PROC,
+                items: vec![
+                    crate::values::Value::Proc(Proc::new("c", 0)),
+                    crate::values::Value::Proc(Proc::new("b", 2)),
+                ],
+            })),
+        );
+        reg.deliver(ev(vec![procs]), None);
+        assert_eq!(*log.lock(), ["any"]);
+        log.lock().clear();
+        reg.deliver(ev(vec![]), None);
+        assert_eq!(log.lock().len(), 3);
+    }
 
     #[test]
     fn specific_before_default_first_last_and_action_complete() {

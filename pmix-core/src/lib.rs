@@ -12,6 +12,7 @@ pub mod cleanup;
 pub mod client;
 pub mod codec;
 pub mod datastore;
+pub mod debugger;
 pub mod error;
 pub mod events;
 pub mod host;

@@ -1732,11 +1732,23 @@ impl Shared {
     // ---- events ---------------------------------------------------------------------
 
     fn in_range(ev: &Event, target: &Proc) -> bool {
+        // Targets named with PMIX_EVENT_CUSTOM_RANGE restrict any range but the process's
+        // own, as in the reference (a debugger daemon releases its target's processes with
+        // PMIX_RANGE_LOCAL and the target namespace as custom range).
+        let custom = ev.range != PMIX_RANGE_PROC_LOCAL
+            && ev.info.iter().any(|i| i.is(PMIX_EVENT_CUSTOM_RANGE));
         match ev.range {
             PMIX_RANGE_PROC_LOCAL => false,
+            _ if custom => Self::in_custom_range(ev, target),
             PMIX_RANGE_NAMESPACE => target.nspace == ev.source.nspace,
-            PMIX_RANGE_CUSTOM => ev
-                .info
+            PMIX_RANGE_CUSTOM => Self::in_custom_range(ev, target),
+            _ => true,
+        }
+    }
+
+    fn in_custom_range(ev: &Event, target: &Proc) -> bool {
+        {
+            ev.info
                 .iter()
                 .filter(|i| i.is(PMIX_EVENT_CUSTOM_RANGE))
                 .any(|i| match &i.value {
@@ -1752,8 +1764,7 @@ impl Shared {
                         _ => false,
                     }),
                     _ => false,
-                }),
-            _ => true,
+                })
         }
     }
 

@@ -98,6 +98,8 @@ pub(crate) fn client_init(_info: &[Info]) -> Result<(pmix_core::Proc, bool)> {
         }
         r.client_refs += 1;
     });
+    // PMIX_DEBUG_STOP_IN_INIT: wait here, with no lock held, for the debugger's release.
+    client.stop_in_init()?;
     Ok((me, singleton))
 }
 

@@ -99,8 +99,25 @@ pub struct Cli {
     /// Terminate the job if it runs longer than SECONDS (exit status 124).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<u64>,
+    /// Stay up as a server after the command line's job (or without one), for tools to
+    /// spawn jobs into and attach to, until a tool terminates pmixrun's own namespace or
+    /// pmixrun receives SIGTERM or SIGINT.
+    #[arg(long)]
+    pub persistent: bool,
+    /// Also serve as this machine's system server (writes the pmix.sys.<host> rendezvous
+    /// file tools look for with PMIX_CONNECT_TO_SYSTEM).
+    #[arg(long)]
+    pub system_server: bool,
+    /// Define a process set NAME holding every process of the command line's job. May be
+    /// repeated.
+    #[arg(long, value_name = "NAME")]
+    pub pset: Vec<String>,
     /// The program and its arguments.
-    #[arg(required = true, trailing_var_arg = true, value_name = "PROG")]
+    #[arg(
+        required_unless_present = "persistent",
+        trailing_var_arg = true,
+        value_name = "PROG"
+    )]
     pub cmd: Vec<OsString>,
 }
 
@@ -143,10 +160,13 @@ pub fn parse(args: Vec<OsString>) -> Command {
     let mut parts = parts.into_iter();
     let first = parts.next().unwrap_or_default();
     let cli = Cli::parse_from(first);
-    let mut apps = vec![AppArgs {
-        opts: cli.app.clone(),
-        cmd: cli.cmd.clone(),
-    }];
+    let mut apps = Vec::new();
+    if !cli.cmd.is_empty() {
+        apps.push(AppArgs {
+            opts: cli.app.clone(),
+            cmd: cli.cmd.clone(),
+        });
+    }
     for p in parts {
         let a = AppCli::try_parse_from(p).unwrap_or_else(|e| e.exit());
         apps.push(AppArgs {
@@ -204,5 +224,15 @@ mod tests {
         assert_eq!(e.exit_code(), 2);
         let e = Cli::try_parse_from(args("pmixrun -n 2")).unwrap_err();
         assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn persistent_needs_no_program() {
+        let c = parse(args("pmixrun --persistent --system-server"));
+        assert!(c.cli.persistent && c.cli.system_server);
+        assert!(c.apps.is_empty());
+        let c = parse(args("pmixrun --persistent --pset a --pset b -n 2 ./a"));
+        assert_eq!(c.cli.pset, vec!["a".to_string(), "b".to_string()]);
+        assert_eq!(c.apps.len(), 1);
     }
 }

@@ -19,7 +19,7 @@ use pmix_core::values::{App, DataArray, Info, PStr, Pdata, Proc, ProcInfo, Query
 use pmix_sys::*;
 
 use crate::job::{info, info_array, string};
-use crate::run::{Cmd, HeldLookup, Published, Run, State, apps_of_request};
+use crate::run::{Cmd, HeldLookup, Published, Run, State};
 use crate::sys;
 
 /// The host of pmixrun's server.
@@ -284,14 +284,35 @@ impl PmixrunHost {
                     out.push(info(PMIX_JOB_SIZE, Value::Uint32(j.size())));
                 }
             } else if is(PMIX_QUERY_NUM_PSETS) {
-                // No process sets in this version (no --pset).
-                out.push(info(PMIX_QUERY_NUM_PSETS, Value::Size(0)));
+                out.push(info(
+                    PMIX_QUERY_NUM_PSETS,
+                    Value::Size(st.psets.len() as u64),
+                ));
             } else if is(PMIX_QUERY_PSET_NAMES) {
-                out.push(info(PMIX_QUERY_PSET_NAMES, string("")));
+                let names: Vec<&str> = st.psets.iter().map(|p| p.0.as_str()).collect();
+                out.push(info(PMIX_QUERY_PSET_NAMES, string(names.join(","))));
+            } else if is(PMIX_QUERY_PSET_MEMBERSHIP) {
+                let name = find(&q.qualifiers, PMIX_PSET_NAME).and_then(|v| v.as_str().cloned());
+                if let Some((_, members)) =
+                    name.and_then(|n| st.psets.iter().find(|p| p.0.as_bytes() == n.as_bytes()))
+                {
+                    out.push(info(
+                        PMIX_QUERY_PSET_MEMBERSHIP,
+                        Value::DataArray(Box::new(DataArray {
+                            ty: PMIX_PROC,
+                            items: members.iter().cloned().map(Value::Proc).collect(),
+                        })),
+                    ));
+                }
             } else if is(PMIX_QUERY_SPAWN_SUPPORT) {
                 out.push(info(
                     PMIX_QUERY_SPAWN_SUPPORT,
-                    string(PMIX_WDIR.to_string_lossy().into_owned()),
+                    string(crate::debug::key_list(&crate::debug::SPAWN_SUPPORT)),
+                ));
+            } else if is(PMIX_QUERY_DEBUG_SUPPORT) {
+                out.push(info(
+                    PMIX_QUERY_DEBUG_SUPPORT,
+                    string(crate::debug::key_list(&crate::debug::DEBUG_SUPPORT)),
                 ));
             } else if is(PMIX_QUERY_ATTRIBUTE_SUPPORT) {
                 let mut items = Vec::new();
@@ -543,11 +564,11 @@ impl Host for PmixrunHost {
     }
 
     fn spawn(&self, proc: &Proc, job_info: &[Info], apps: &[App], done: Done<Vec<u8>>) {
-        match apps_of_request(apps, job_info, &self.run.setup.env) {
-            Ok(apps) => {
+        match crate::debug::spawn_request(&self.run, job_info, apps) {
+            Ok(req) => {
                 let cmd = Cmd::Spawn {
                     requester: proc.clone(),
-                    apps,
+                    req: Box::new(req),
                     done,
                 };
                 if !self.run.post(cmd) {
@@ -718,6 +739,14 @@ impl Host for PmixrunHost {
         } else {
             targets.to_vec()
         };
+        // Terminating pmixrun's own namespace stops pmixrun (as PRRTE's pterm stops a DVM):
+        // answered first, then every job is terminated and pmixrun exits.
+        let own = self.run.server().map(|s| s.cfg.id.nspace.clone());
+        if expected && targets.iter().any(|t| Some(&t.nspace) == own.as_ref()) {
+            done(Ok(Vec::new()));
+            self.run.post(Cmd::Stop);
+            return;
+        }
         let n = self.run.signal_targets(&targets, sig, expected);
         done(if n > 0 {
             Ok(Vec::new())

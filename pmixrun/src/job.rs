@@ -28,6 +28,38 @@ pub struct AppSpec {
     pub np: u32,
 }
 
+/// How a job is to be started, beyond its applications: what a spawn request's directives
+/// (or the command line) ask for.
+#[derive(Debug, Clone, Default)]
+pub struct JobOpts {
+    /// Job-level keys registered as given, for the processes to read: the debugger
+    /// directives (`PMIX_DEBUG_STOP_IN_INIT`, `_STOP_IN_APP`) and, for
+    /// a job of debugger daemons, `PMIX_DEBUGGER_DAEMONS`, `PMIX_DEBUG_TARGET`,
+    /// `PMIX_DEBUG_JOB`.
+    pub extra: Vec<Info>,
+    /// `PMIX_DEBUG_STOP_ON_EXEC`: its value, to select the ranks stopped at exec.
+    pub stop_on_exec: Option<Value>,
+    /// `PMIX_FORKEXEC_AGENT`: a command line executed in place of each process, with the
+    /// process's own command line appended.
+    pub forkexec_agent: Vec<OsString>,
+    /// `PMIX_EXEC_AGENT`: a program executed in place of each process, with the
+    /// process's command line as arguments and its identity in the environment.
+    pub exec_agent: Option<OsString>,
+    /// Process sets holding every process of the job (`--pset`).
+    pub psets: Vec<String>,
+    /// The client or tool that asked for the job (spawn).
+    pub requester: Option<Proc>,
+}
+
+impl JobOpts {
+    /// Whether rank `rank` of `nspace` is to stop at exec.
+    pub fn stops_on_exec(&self, nspace: &PStr, rank: u32) -> bool {
+        self.stop_on_exec
+            .as_ref()
+            .is_some_and(|v| pmix_core::debugger::selects(v, nspace, rank))
+    }
+}
+
 /// Where a process is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProcState {
@@ -90,6 +122,7 @@ pub struct Job {
     pub failure: Option<(u32, Exit)>,
     /// Set when pmixrun decided to terminate the job.
     pub terminating: bool,
+    pub opts: JobOpts,
 }
 
 impl Job {
@@ -232,6 +265,16 @@ pub fn registration(job: &Job, node: &NodeFacts, node_size: u32) -> pmix_core::R
         // One application: its number is the job's (clients ask for it at job level).
         v.push(info(PMIX_APPNUM, Value::Uint32(0)));
     }
+    v.extend(job.opts.extra.iter().cloned());
+    if !job.opts.psets.is_empty() {
+        v.push(info(
+            PMIX_PSET_NAMES,
+            Value::DataArray(Box::new(DataArray {
+                ty: PMIX_STRING,
+                items: job.opts.psets.iter().map(|p| string(p.as_str())).collect(),
+            })),
+        ));
+    }
     if let Some(parent) = &job.parent {
         v.push(info(PMIX_SPAWNED, Value::Bool(true)));
         v.push(info(PMIX_PARENT_ID, Value::Proc(parent.clone())));
@@ -292,6 +335,15 @@ pub fn registration(job: &Job, node: &NodeFacts, node_size: u32) -> pmix_core::R
         }
         if let Some(parent) = &job.parent {
             items.push(info(PMIX_PARENT_ID, Value::Proc(parent.clone())));
+        }
+        if !job.opts.psets.is_empty() {
+            items.push(info(
+                PMIX_PSET_NAMES,
+                Value::DataArray(Box::new(DataArray {
+                    ty: PMIX_STRING,
+                    items: job.opts.psets.iter().map(|p| string(p.as_str())).collect(),
+                })),
+            ));
         }
         v.push(info(PMIX_PROC_DATA, info_array(items)));
     }

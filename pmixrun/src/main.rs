@@ -10,7 +10,9 @@
 #![deny(unsafe_code)]
 
 mod cli;
+mod debug;
 mod host;
+mod indirect;
 mod iof;
 mod job;
 mod run;
@@ -61,7 +63,10 @@ fn pmixrun() -> i32 {
             return 1;
         }
     };
-    let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+    // The variables of an indirect launch are pmixrun's, not the job's.
+    let env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| !indirect::VARS.iter().any(|v| k == v))
+        .collect();
 
     // The applications, with every program found before anything starts.
     let mut apps = Vec::new();
@@ -167,6 +172,7 @@ fn session(
         uid: sys::uid(),
         gid: sys::gid(),
         env,
+        persistent: cli.persistent,
     };
     let server_cell = Arc::new(OnceLock::new());
     let iof = Arc::new(Iof::new(
@@ -179,6 +185,7 @@ fn session(
         server_cell.clone(),
     ));
     let (tx, rx) = mpsc::channel();
+    let initiator_tx = tx.clone();
     let run = Arc::new(Run::new(setup, iof, server_cell.clone(), tx.clone()));
     let cfg = ServerConfig {
         id: Proc::new(base, 0),
@@ -189,6 +196,12 @@ fn session(
         check_peer_uid: true,
         // pmix.<host>.tool.<pid> and .<nspace> in the session directory, for tools.
         tool_support: true,
+        // pmix.sys.<host> in the system directory.
+        system_support: cli.system_server,
+        // A launcher's rendezvous file where the program that started pmixrun wants it.
+        rendezvous_file: std::env::var_os("PMIX_LAUNCHER_RENDEZVOUS_FILE")
+            .filter(|f| !f.is_empty())
+            .map(PathBuf::from),
         ..ServerConfig::default()
     };
     let server = match pmix_core::server::start(Arc::new(host::PmixrunHost::new(run.clone())), cfg)
@@ -221,9 +234,71 @@ fn session(
             }
         });
 
+    let deadline = cli.timeout.map(|t| Instant::now() + Duration::from_secs(t));
+    let mut opts = crate::job::JobOpts {
+        psets: cli.pset.clone(),
+        ..Default::default()
+    };
+    // Indirect launch: the initiator is watched, told pmixrun is ready, and releases it.
+    let mut initiator = None;
+    if let Some(k) = indirect::keepalive_fd() {
+        match k {
+            Ok(fd) => {
+                let gone = initiator_tx.clone();
+                let _ = std::thread::Builder::new()
+                    .name("keepalive".into())
+                    .spawn(move || {
+                        sys::wait_eof(fd);
+                        let _ = gone.send(Cmd::InitiatorGone);
+                    });
+            }
+            Err(_) => eprintln!("pmixrun: PMIX_KEEPALIVE_PIPE is not a descriptor number; ignored"),
+        }
+    }
+    let mut proceed = true;
+    if let Some(uri) = indirect::initiator() {
+        let connected = uri.and_then(|u| {
+            indirect::rendezvous(
+                &u,
+                &server.uri.to_uri(),
+                &server.cfg.id.nspace,
+                initiator_tx.clone(),
+            )
+        });
+        match connected {
+            Ok(c) => {
+                initiator = Some(c);
+                match wait_release(&run, &rx, deadline) {
+                    Some(directives) => {
+                        if let Err(e) = debug::directives(&directives, &mut opts) {
+                            eprintln!("pmixrun: bad launch directives from the initiator: {e}");
+                            proceed = false;
+                        }
+                    }
+                    None => proceed = false,
+                }
+            }
+            Err(e) => {
+                eprintln!("pmixrun: cannot reach the initiator of this launch: {e}");
+                proceed = false;
+            }
+        }
+        if !proceed {
+            let mut st = run.lock();
+            st.first_failure.get_or_insert(1);
+            st.stopping = true;
+        }
+    }
+    drop(initiator_tx);
+
     // The command line's job. A failure has been reported and what started is being
     // terminated; the loop reaps it.
-    if let Err(e) = run.launch(apps, None, true) {
+    if apps.is_empty() || !proceed {
+        // --persistent without a program: only tools start jobs.
+        if apps.is_empty() && !cli.pset.is_empty() {
+            eprintln!("pmixrun: warning: --pset names the command line's job; there is none");
+        }
+    } else if let Err(e) = run.launch(apps, None, true, opts) {
         let mut st = run.lock();
         st.first_failure.get_or_insert(1);
         st.stopping = true;
@@ -232,7 +307,6 @@ fn session(
             eprintln!("pmixrun: cannot launch the job: {e}");
         }
     }
-    let deadline = cli.timeout.map(|t| Instant::now() + Duration::from_secs(t));
     main_loop(&run, &rx, deadline, cli.timeout.unwrap_or(0));
 
     // The end: nothing the job started survives, its output is drained, the waiting
@@ -250,7 +324,57 @@ fn session(
         }
     }
     run.shutdown_server();
+    if let Some(c) = initiator {
+        let _ = c.finalize();
+    }
     run.exit_status()
+}
+
+/// Waits for the initiator's release (serving spawn requests and signals meanwhile).
+/// Returns its launch directives, or `None` if pmixrun is to stop instead.
+fn wait_release(
+    run: &Arc<Run>,
+    rx: &mpsc::Receiver<Cmd>,
+    deadline: Option<Instant>,
+) -> Option<Vec<pmix_core::values::Info>> {
+    loop {
+        let got = match deadline {
+            Some(d) => rx.recv_timeout(d.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        let got = match got {
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                eprintln!("pmixrun: --timeout passed while waiting for the initiator's release");
+                run.lock().timed_out = true;
+                return None;
+            }
+            other => other.map_err(|_| ()),
+        };
+        match got {
+            Ok(Cmd::Released(d)) => return Some(d),
+            Ok(Cmd::InitiatorGone) => {
+                eprintln!("pmixrun: the initiator of this launch is gone before releasing it");
+                return None;
+            }
+            Ok(Cmd::Signal(libc::SIGCHLD)) => run.reap(),
+            Ok(Cmd::Signal(s)) => {
+                on_signal(run, s);
+                if run.lock().stopping {
+                    return None;
+                }
+            }
+            Ok(Cmd::Stop) => {
+                run.lock().stopped_by_tool = true;
+                return None;
+            }
+            Ok(Cmd::Spawn {
+                requester,
+                req,
+                done,
+            }) => run.spawn(requester, *req, done),
+            Err(_) => return None,
+        }
+    }
 }
 
 fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>, timeout: u64) {
@@ -278,9 +402,22 @@ fn main_loop(run: &Arc<Run>, rx: &mpsc::Receiver<Cmd>, deadline: Option<Instant>
             Ok(Cmd::Signal(s)) => on_signal(run, s),
             Ok(Cmd::Spawn {
                 requester,
-                apps,
+                req,
                 done,
-            }) => run.spawn(requester, apps, done),
+            }) => run.spawn(requester, *req, done),
+            Ok(Cmd::Stop) => {
+                eprintln!("pmixrun: terminated by a tool");
+                run.lock().stopped_by_tool = true;
+                run.terminate_all();
+            }
+            Ok(Cmd::InitiatorGone) => {
+                if !run.lock().stopping {
+                    eprintln!("pmixrun: the initiator of this launch is gone; terminating the job");
+                    run.lock().first_failure.get_or_insert(1);
+                    run.terminate_all();
+                }
+            }
+            Ok(Cmd::Released(_)) => {}
             Err(_) => {}
         }
     }

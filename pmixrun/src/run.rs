@@ -27,7 +27,7 @@ use pmix_sys::*;
 
 use crate::cli::StdinTarget;
 use crate::iof::{self, Iof};
-use crate::job::{self, AppSpec, Job, NodeFacts, ProcRec, ProcState, info};
+use crate::job::{self, AppSpec, Job, JobOpts, NodeFacts, ProcRec, ProcState, info};
 use crate::sys::{self, Exit, Pid};
 
 /// After a process fails, how long the rest of its job has (having been sent
@@ -39,11 +39,17 @@ pub enum Cmd {
     /// A spawn request from a client or tool.
     Spawn {
         requester: Proc,
-        apps: Vec<AppSpec>,
+        req: Box<crate::debug::Request>,
         done: Done<Vec<u8>>,
     },
     /// A signal pmixrun received.
     Signal(i32),
+    /// A tool asked pmixrun itself to terminate (job control on its own namespace).
+    Stop,
+    /// The initiator of an indirect launch released pmixrun, with these launch directives.
+    Released(Vec<Info>),
+    /// The initiator of an indirect launch is gone (keepalive pipe closed, connection lost).
+    InitiatorGone,
 }
 
 /// A datum published with `PMIx_Publish`.
@@ -94,6 +100,10 @@ pub struct State {
     pub pids: HashMap<Pid, (usize, u32)>,
     /// Groups constructed (their id, members): a fence may name one as a namespace.
     pub groups: HashMap<Vec<u8>, Vec<Proc>>,
+    /// Process sets (`--pset`): name and members, in definition order.
+    pub psets: Vec<(String, Vec<Proc>)>,
+    /// A tool stopped pmixrun (job control on pmixrun's own namespace).
+    pub stopped_by_tool: bool,
 }
 
 impl State {
@@ -126,6 +136,8 @@ pub struct Setup {
     pub gid: u32,
     /// pmixrun's environment, the base of every process's.
     pub env: Vec<(OsString, OsString)>,
+    /// Stay up without jobs until stopped (`--persistent`).
+    pub persistent: bool,
 }
 
 /// A core of this machine, as a binding target.
@@ -362,6 +374,7 @@ impl Run {
         apps: Vec<AppSpec>,
         parent: Option<Proc>,
         initial: bool,
+        opts: JobOpts,
     ) -> Result<PStr, Error> {
         let (idx, nspace, reg) = {
             let mut st = self.lock();
@@ -408,7 +421,14 @@ impl Run {
             for r in 0..rank {
                 let _ = std::fs::create_dir_all(nsdir.join(r.to_string()));
             }
+            if !opts.psets.is_empty() {
+                let members: Vec<Proc> = (0..rank).map(|r| Proc::new(nspace.clone(), r)).collect();
+                for name in &opts.psets {
+                    st.psets.push((name.clone(), members.clone()));
+                }
+            }
             let job = Job {
+                opts,
                 nspace: nspace.clone(),
                 apps,
                 procs,
@@ -538,8 +558,33 @@ impl Run {
                     CString::new(kv).ok()
                 })
                 .collect();
-            let argv: Vec<CString> = app.argv.iter().filter_map(|a| cstring(a)).collect();
-            let path = cstring(app.exe.as_os_str()).ok_or(Error::BadParam)?;
+            let (stop_on_exec, agent) = {
+                let st = self.lock();
+                let o = &st.jobs[idx].opts;
+                let agent = if !o.forkexec_agent.is_empty() {
+                    Some(o.forkexec_agent.clone())
+                } else {
+                    o.exec_agent.clone().map(|a| vec![a])
+                };
+                (o.stops_on_exec(nspace, r), agent)
+            };
+            let (exe, argv) = match agent {
+                // The agent runs in the process's place with the process's command line
+                // (its program resolved) after its own.
+                Some(words) => {
+                    let here = app.cwd.clone().unwrap_or_else(|| PathBuf::from("."));
+                    let path = env_lookup(&env, "PATH");
+                    let agent_exe = resolve(&words[0], &here, path)
+                        .map_err(|e| Error::Status(e.pmix_status()))?;
+                    let mut argv = words.clone();
+                    argv.push(app.exe.clone().into_os_string());
+                    argv.extend(app.argv.iter().skip(1).cloned());
+                    (agent_exe, argv)
+                }
+                None => (app.exe.clone(), app.argv.clone()),
+            };
+            let argv: Vec<CString> = argv.iter().filter_map(|a| cstring(a)).collect();
+            let path = cstring(exe.as_os_str()).ok_or(Error::BadParam)?;
             let cwd = match &app.cwd {
                 Some(c) => Some(cstring(c.as_os_str()).ok_or(Error::BadParam)?),
                 None => None,
@@ -565,6 +610,7 @@ impl Run {
                 stdout: out_w.as_fd(),
                 stderr: err_pipe.as_ref().map_or(out_w.as_fd(), |p| p.1.as_fd()),
                 cpus,
+                stop_on_exec,
             };
             let spawned = sys::spawn(&spec);
             drop(spec);
@@ -587,6 +633,17 @@ impl Run {
                         .forward(proc.clone(), PMIX_FWD_STDOUT_CHANNEL, out_r);
                     if let Some(e) = err_r {
                         self.iof.forward(proc.clone(), PMIX_FWD_STDERR_CHANNEL, e);
+                    }
+                    if stop_on_exec {
+                        // Stopped at its first instruction: tell the tools, on its behalf.
+                        self.notify(
+                            PMIX_READY_FOR_DEBUG,
+                            vec![
+                                info(PMIX_EVENT_AFFECTED_PROC, Value::Proc(proc.clone())),
+                                info(PMIX_BREAKPOINT, job::string(crate::debug::EXEC_BREAKPOINT)),
+                                info(PMIX_PROCID, Value::Proc(proc.clone())),
+                            ],
+                        );
                     }
                 }
                 Err(e) => {
@@ -676,7 +733,8 @@ impl Run {
             }
             doom_job(job, NOTICE);
             st.first_failure.get_or_insert(exit.shell_status());
-            fail_all = initial;
+            // A persistent pmixrun outlives the failure of any one job.
+            fail_all = initial && !self.setup.persistent;
         }
         // Data published to last as long as the process.
         let me = Proc::new(nspace.clone(), rank);
@@ -712,7 +770,7 @@ impl Run {
 
     /// Reports the end of a job: `PMIX_EVENT_JOB_END`, then forgets its registration.
     fn job_ended(&self, idx: usize) {
-        let (nspace, registered, status, procid, code) = {
+        let (nspace, registered, status, procid, code, requester) = {
             let mut st = self.lock();
             let job = &mut st.jobs[idx];
             if job.ended {
@@ -742,25 +800,35 @@ impl Run {
                 ),
             };
             let registered = job.registered;
+            let requester = job.opts.requester.clone();
             let ns2 = nspace.clone();
             st.published
                 .retain(|d| !(d.persistence == PMIX_PERSIST_APP && d.publisher.nspace == ns2));
-            (nspace, registered, status, procid, code)
+            (nspace, registered, status, procid, code, requester)
         };
         if registered {
-            self.notify(
-                PMIX_EVENT_JOB_END,
-                vec![
-                    info(
-                        PMIX_EVENT_AFFECTED_PROC,
-                        Value::Proc(Proc::new(nspace.clone(), PMIX_RANK_WILDCARD)),
-                    ),
-                    info(PMIX_JOB_TERM_STATUS, Value::Status(status)),
-                    info(PMIX_PROCID, Value::Proc(procid)),
-                    info(PMIX_EXIT_CODE, Value::Int(code)),
-                    info(PMIX_NSPACE, job::string(nspace.clone())),
-                ],
-            );
+            let all = Proc::new(nspace.clone(), PMIX_RANK_WILDCARD);
+            let mut v = vec![
+                info(PMIX_EVENT_AFFECTED_PROC, Value::Proc(all.clone())),
+                info(PMIX_JOB_TERM_STATUS, Value::Status(status)),
+                info(PMIX_PROCID, Value::Proc(procid)),
+                info(PMIX_EXIT_CODE, Value::Int(code)),
+                info(PMIX_NSPACE, job::string(nspace.clone())),
+            ];
+            // The requester of a spawned job is affected by its end too: a reference tool
+            // that registered for the end with itself as affected process (as OpenPMIx's
+            // example tool does) is then told. The reference's handlers take the list
+            // that comes last.
+            if let Some(r) = requester {
+                v.push(info(
+                    PMIX_EVENT_AFFECTED_PROCS,
+                    Value::DataArray(Box::new(pmix_core::values::DataArray {
+                        ty: PMIX_PROC,
+                        items: vec![Value::Proc(all), Value::Proc(r)],
+                    })),
+                ));
+            }
+            self.notify(PMIX_EVENT_JOB_END, v);
         }
     }
 
@@ -800,9 +868,10 @@ impl Run {
         kills.chain(lookups).min()
     }
 
-    /// Whether anything is left to wait for.
+    /// Whether anything is left to wait for: a live job, or, persistent, not being stopped.
     pub fn busy(&self) -> bool {
-        self.lock().any_live()
+        let st = self.lock();
+        st.any_live() || (self.setup.persistent && !st.stopping)
     }
 
     /// Kills whatever the processes left behind in their process groups (main thread, at
@@ -922,15 +991,39 @@ impl Run {
     }
 
     /// Runs a spawn request (main thread).
-    pub fn spawn(&self, requester: Proc, apps: Vec<AppSpec>, done: Done<Vec<u8>>) {
+    pub fn spawn(&self, requester: Proc, req: crate::debug::Request, done: Done<Vec<u8>>) {
+        let crate::debug::Request {
+            apps,
+            mut opts,
+            cospawn,
+        } = req;
+        opts.requester = Some(requester.clone());
         let parent = self
             .lock()
             .job(&requester.nspace)
             .map(|_| requester.clone());
-        match self.launch(apps, parent, false) {
-            Ok(ns) => done(Ok(ns.into_bytes())),
-            Err(e) => done(Err(e)),
+        let ns = match self.launch(apps, parent.clone(), false, opts) {
+            Ok(ns) => ns,
+            Err(e) => return done(Err(e)),
+        };
+        // Co-spawned applications (debugger daemons): a job of their own, aimed at this one.
+        if let Some(mut co) = cospawn {
+            let size = self.lock().job(&ns).map_or(0, Job::size);
+            let started = co.aim(&ns, size).and_then(|()| {
+                co.opts.requester = Some(requester.clone());
+                self.launch(co.apps, parent, false, co.opts)
+            });
+            if let Err(e) = started {
+                eprintln!("pmixrun: cannot start the applications co-spawned with {ns}: {e}");
+                self.signal_targets(
+                    &[Proc::new(ns.clone(), PMIX_RANK_WILDCARD)],
+                    libc::SIGTERM,
+                    true,
+                );
+                return done(Err(e));
+            }
         }
+        done(Ok(ns.into_bytes()))
     }
 
     /// Deregisters every job still registered and stops the server.
@@ -952,6 +1045,10 @@ impl Run {
     /// pmixrun's exit status.
     pub fn exit_status(&self) -> i32 {
         let st = self.lock();
+        // A persistent pmixrun ends on request (a tool, SIGTERM, SIGINT): that is success.
+        if self.setup.persistent && (st.stopped_by_tool || st.interrupted.is_some()) {
+            return 0;
+        }
         if let Some(a) = st.abort {
             return a;
         }
@@ -969,6 +1066,13 @@ impl Run {
 pub fn signal_proc(pid: Pid, sig: i32) {
     if sys::kill_group(pid, sig).is_err() {
         let _ = sys::kill(pid, sig);
+    }
+    // A stopped process (stop on exec, job control pause) acts on a terminating signal
+    // only once continued.
+    if matches!(sig, libc::SIGTERM | libc::SIGINT | libc::SIGHUP)
+        && sys::kill_group(pid, libc::SIGCONT).is_err()
+    {
+        let _ = sys::kill(pid, libc::SIGCONT);
     }
 }
 
@@ -1054,7 +1158,18 @@ pub fn apps_of_request(
         let path = env_lookup(&env, "PATH").or_else(|| env_lookup(base_env, "PATH"));
         let dir = cwd.clone().unwrap_or(here);
         let prog = OsString::from_vec(cmd.as_bytes().to_vec());
-        let exe = resolve(&prog, &dir, path).map_err(|e| Error::Status(e.pmix_status()))?;
+        // As PRRTE does for a spawn request: a plain name not found in PATH is looked for
+        // in the working directory last.
+        let exe = resolve(&prog, &dir, path)
+            .or_else(|e| match e {
+                ResolveError::NotFound(_) if !prog.as_bytes().contains(&b'/') => {
+                    let mut p = OsString::from("./");
+                    p.push(&prog);
+                    resolve(&p, &dir, None).map_err(|_| e)
+                }
+                e => Err(e),
+            })
+            .map_err(|e| Error::Status(e.pmix_status()))?;
         let argv = if a.argv.is_empty() {
             vec![prog]
         } else {

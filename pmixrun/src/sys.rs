@@ -84,6 +84,24 @@ pub struct ExecSpec<'a> {
     pub stderr: BorrowedFd<'a>,
     /// CPUs (operating-system indices) to bind the process to.
     pub cpus: Option<Vec<usize>>,
+    /// Stop the program at its first instruction (`PMIX_DEBUG_STOP_ON_EXEC`): the child
+    /// asks to be traced before `execve`, the kernel stops it with SIGTRAP once the new
+    /// program is loaded, and [`spawn`] detaches from it leaving it stopped (SIGSTOP), so
+    /// that any debugger can attach; SIGCONT (or a debugger) lets it run.
+    pub stop_on_exec: bool,
+}
+
+/// Ends collected by [`spawn`] while it waited for a stop on exec, for [`try_wait_any`].
+static EARLY_EXITS: std::sync::Mutex<Vec<(Pid, Exit)>> = std::sync::Mutex::new(Vec::new());
+
+fn exit_of(status: c_int) -> Option<Exit> {
+    if libc::WIFEXITED(status) {
+        Some(Exit::Code(libc::WEXITSTATUS(status)))
+    } else if libc::WIFSIGNALED(status) {
+        Some(Exit::Signal(libc::WTERMSIG(status)))
+    } else {
+        None
+    }
 }
 
 /// Forks and executes `spec`. The child is the leader of a new process group (so that
@@ -134,6 +152,7 @@ pub fn spawn(spec: &ExecSpec<'_>) -> io::Result<Pid> {
         ],
         set: bind.then_some(&set as *const libc::cpu_set_t),
         err: err_w.as_raw_fd(),
+        trace: spec.stop_on_exec,
         // SAFETY: getpid has no preconditions.
         parent: unsafe { libc::getpid() },
     };
@@ -186,7 +205,87 @@ pub fn spawn(spec: &ExecSpec<'_>) -> io::Result<Pid> {
         }
         return Err(io::Error::from_raw_os_error(errno));
     }
+    if spec.stop_on_exec {
+        stop_after_exec(pid);
+    }
     Ok(pid)
+}
+
+/// Waits until our (no longer traced) child `pid` has stopped: the SIGSTOP of the detach
+/// takes effect only once it runs, and a tool told it is stopped must find it so. An end
+/// seen meanwhile is kept for [`try_wait_any`].
+fn wait_stopped(pid: Pid) {
+    loop {
+        let mut status: c_int = 0;
+        // SAFETY: waits for our own child; `status` is writable.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+        if r < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return;
+        }
+        if let Some(e) = exit_of(status) {
+            EARLY_EXITS
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((pid, e));
+            return;
+        }
+        if libc::WIFSTOPPED(status) {
+            return;
+        }
+    }
+}
+
+/// Waits for a traced child's stop after its `execve` and detaches from it, leaving it
+/// stopped by SIGSTOP. An end seen meanwhile is kept for [`try_wait_any`].
+fn stop_after_exec(pid: Pid) {
+    loop {
+        let mut status: c_int = 0;
+        // SAFETY: waits for our own child; `status` is writable.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
+        if r < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return;
+        }
+        if let Some(e) = exit_of(status) {
+            EARLY_EXITS
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((pid, e));
+            return;
+        }
+        if libc::WIFSTOPPED(status) {
+            let sig = libc::WSTOPSIG(status);
+            if sig == libc::SIGTRAP {
+                // SAFETY: PTRACE_DETACH on our traced, stopped child; the data argument
+                // is the signal it receives on detach (it stays stopped).
+                unsafe {
+                    libc::ptrace(
+                        libc::PTRACE_DETACH,
+                        pid,
+                        std::ptr::null_mut::<c_void>(),
+                        libc::SIGSTOP as usize as *mut c_void,
+                    );
+                }
+                wait_stopped(pid);
+                return;
+            }
+            // Another signal before the exec completed: pass it on and keep waiting.
+            // SAFETY: PTRACE_CONT on our traced, stopped child with the signal it got.
+            unsafe {
+                libc::ptrace(
+                    libc::PTRACE_CONT,
+                    pid,
+                    std::ptr::null_mut::<c_void>(),
+                    sig as usize as *mut c_void,
+                );
+            }
+        }
+    }
 }
 
 /// The child's side of [`spawn`], as raw pointers into the parent's prepared data.
@@ -198,6 +297,7 @@ struct ChildSetup {
     fds: [RawFd; 3],
     set: Option<*const libc::cpu_set_t>,
     err: RawFd,
+    trace: bool,
     parent: Pid,
 }
 
@@ -236,6 +336,16 @@ impl ChildSetup {
             }
             if let Some(set) = self.set {
                 libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set);
+            }
+            if self.trace
+                && libc::ptrace(
+                    libc::PTRACE_TRACEME,
+                    0,
+                    std::ptr::null_mut::<c_void>(),
+                    std::ptr::null_mut::<c_void>(),
+                ) != 0
+            {
+                self.fail();
             }
             libc::execve(self.path, self.argv, self.envp);
             self.fail()
@@ -320,6 +430,9 @@ pub fn kill_group(pgid: Pid, sig: c_int) -> io::Result<()> {
 
 /// Reaps one child that has ended, without blocking.
 pub fn try_wait_any() -> Option<(Pid, Exit)> {
+    if let Some(e) = EARLY_EXITS.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+        return Some(e);
+    }
     loop {
         let mut status: c_int = 0;
         // SAFETY: `status` is writable.
@@ -464,4 +577,26 @@ pub fn signal_name(sig: c_int) -> String {
         _ => return format!("signal {sig}"),
     };
     name.to_string()
+}
+
+/// Marks descriptor `fd` close-on-exec and blocks until reading it gives end-of-file (or
+/// an error other than an interruption): the keepalive pipe of an indirect launch, whose
+/// write end the initiator holds. Returns at once if `fd` is not open.
+pub fn wait_eof(fd: i32) {
+    // SAFETY: fcntl on a descriptor number touches no memory; a closed one gives EBADF.
+    if unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) } < 0 {
+        return;
+    }
+    let mut buf = [0u8; 256];
+    loop {
+        // SAFETY: the pointer and length describe `buf`.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast::<c_void>(), buf.len()) };
+        if n > 0 {
+            continue;
+        }
+        if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        return;
+    }
 }

@@ -90,7 +90,11 @@ fn uris_split_like_the_reference() {
     assert_eq!(u.to_uri(), "srv-ns.10208;tcp4://127.0.0.1:40749");
     let c = ServerUri::parse("slurm.pmix.12.0.5;tcp4://127.0.0.1:1").unwrap();
     assert_eq!(c.nspace, PStr::from("slurm.pmix.12.0"));
-    assert!(ServerUri::parse_tool("a.b.3;tcp4://127.0.0.1:1").is_err());
+    // A tool splits at the first '.' (the reference's way), at the last one when what
+    // follows the first is not a rank (the reference would read rank atoi("b.3") = 0 of
+    // namespace "a" and still connect).
+    let t = ServerUri::parse_tool("a.b.3;tcp4://127.0.0.1:1").unwrap();
+    assert_eq!((t.nspace, t.rank), (PStr::from("a.b"), 3));
     let v6 = ServerUri::parse("n.1;tcp6://[::1]:99").unwrap();
     assert_eq!(v6.to_uri(), "n.1;tcp6://[::1]:99");
     for bad in [

@@ -21,9 +21,10 @@ impl ServerUri {
     }
 
     /// Parses a URI as a tool given `PMIX_SERVER_URI` does: the **first** `.` separates
-    /// nspace and rank (the reference's tool quirk).
+    /// nspace and rank (the reference's tool quirk); if what follows it is not a rank (a
+    /// namespace with dots, as pmixrun's "run.<pid>"), the last `.` does.
     pub fn parse_tool(s: &str) -> Result<ServerUri> {
-        Self::parse_with(s, true)
+        Self::parse_with(s, true).or_else(|_| Self::parse_with(s, false))
     }
 
     fn parse_with(s: &str, first_dot: bool) -> Result<ServerUri> {
@@ -78,3 +79,17 @@ pub const URI_VARS: [&str; 5] = [
     "PMIX_SERVER_URI21",
     "PMIX_SERVER_URI2",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_uris_with_and_without_dots_in_the_nspace() {
+        let u = ServerUri::parse_tool("prterun-h-1@0.0;tcp4://127.0.0.1:5").unwrap();
+        assert_eq!((u.nspace.to_string(), u.rank), ("prterun-h-1@0".into(), 0));
+        let u = ServerUri::parse_tool("run.123.0;tcp4://127.0.0.1:5").unwrap();
+        assert_eq!((u.nspace.to_string(), u.rank), ("run.123".into(), 0));
+        assert!(ServerUri::parse_tool("run;tcp4://127.0.0.1:5").is_err());
+    }
+}

@@ -1338,14 +1338,10 @@ unsafe extern "C" fn event_continue(
     })
 }
 
-/// Wraps a C event handler for the core's registry. The registration's
-/// `PMIX_EVENT_RETURN_OBJECT`, if any, is appended to the info of every event the handler
-/// gets, as the reference does (its "fault" and "debugger" examples find their state there).
-fn c_handler(f: pmix_notification_fn_t, registration: &[Info]) -> pmix_core::events::Handler {
-    let object = registration
-        .iter()
-        .find(|i| i.is(PMIX_EVENT_RETURN_OBJECT))
-        .cloned();
+/// Wraps a C event handler for the core's registry. `ret_obj` is the registration's
+/// `PMIX_EVENT_RETURN_OBJECT`: handed back to the handler with every event, as the last
+/// info, as the standard says.
+fn c_handler(f: pmix_notification_fn_t, ret_obj: Option<usize>) -> pmix_core::events::Handler {
     Arc::new(move |id: usize, ev: &Event, results: &[Info], next: Next| {
         entry::guard("event handler", (), || {
             let Some(f) = f else {
@@ -1353,21 +1349,15 @@ fn c_handler(f: pmix_notification_fn_t, registration: &[Info]) -> pmix_core::eve
                 return;
             };
             let src = convert::proc_to_c(&ev.source);
-            let with_object;
-            let ev_info = match &object {
-                Some(o) => {
-                    with_object = ev
-                        .info
-                        .iter()
-                        .cloned()
-                        .chain([o.clone()])
-                        .collect::<Vec<_>>();
-                    &with_object[..]
-                }
-                None => &ev.info[..],
-            };
-            let info = convert::infos_to_c(ev_info).unwrap_or(core::ptr::null_mut());
-            let ninfo = if info.is_null() { 0 } else { ev_info.len() };
+            let mut evinfo = ev.info.clone();
+            if let Some(p) = ret_obj {
+                evinfo.push(Info::new(
+                    PMIX_EVENT_RETURN_OBJECT.to_bytes(),
+                    pmix_core::Value::Pointer(p),
+                ));
+            }
+            let info = convert::infos_to_c(&evinfo).unwrap_or(core::ptr::null_mut());
+            let ninfo = if info.is_null() { 0 } else { evinfo.len() };
             let res = convert::infos_to_c(results).unwrap_or(core::ptr::null_mut());
             let nres = if res.is_null() { 0 } else { results.len() };
             let nb = Box::into_raw(Box::new(HandlerNext { next })).cast::<c_void>();
@@ -1418,8 +1408,17 @@ pub unsafe extern "C" fn PMIx_Register_event_handler(
         // SAFETY: per this function's contract.
         let codes = unsafe { ptr::slice(codes, ncodes) }?.to_vec();
         // SAFETY: per this function's contract.
-        let i = unsafe { infos(info, ninfo) }?;
-        let handler = c_handler(evhdlr, &i);
+        let mut i = unsafe { infos(info, ninfo) }?;
+        // The return object is this process's pointer: kept for the handler, not sent.
+        let ret_obj = i
+            .iter()
+            .find(|x| x.is(PMIX_EVENT_RETURN_OBJECT))
+            .and_then(|x| match x.value {
+                pmix_core::Value::Pointer(p) => Some(p),
+                _ => None,
+            });
+        i.retain(|x| !x.is(PMIX_EVENT_RETURN_OBJECT));
+        let handler = c_handler(evhdlr, ret_obj);
         if let Ok(s) = lifecycle::server() {
             let id = s.events.register(&codes, &i, handler);
             if let Some(f) = cbfunc {

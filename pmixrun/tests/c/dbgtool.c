@@ -1,0 +1,520 @@
+/* A debugger tool for pmixrun's debugger tests (pmixrun/tests/debugger.rs).
+ *
+ * usage: dbgtool launch DIR APP NP CODE
+ *   Direct launch: connect to the server (found in TMPDIR), spawn NP processes of
+ *   "APP DIR CODE" with PMIX_DEBUG_STOP_IN_INIT, wait for one PMIX_READY_FOR_DEBUG per
+ *   process, read the proc table, check that every process is alive and has not passed
+ *   PMIx_Init (no DIR/init.<nspace>.<rank>), release them with PMIX_DEBUGGER_RELEASE, wait
+ *   for PMIX_EVENT_JOB_END and print what it says, check every process passed PMIx_Init.
+ * usage: dbgtool attach PID NSPACE DAEMON DIR
+ *   Attach: connect to the server of pid PID, read NSPACE's proc table, spawn one
+ *   debugger daemon "DAEMON DIR" per process (PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
+ *   PMIX_DEBUG_DAEMONS_PER_PROC), wait for the end of the daemons' job and of NSPACE.
+ * usage: dbgtool exec DIR APP NP
+ *   As launch, with PMIX_DEBUG_STOP_ON_EXEC: every process must be stopped ('T' in
+ *   /proc/PID/stat) before PMIx_Init; resumed with PMIx_Job_control(PMIX_JOB_CTRL_RESUME).
+ * usage: dbgtool psets PID
+ *   Print the process sets the server of pid PID knows, and their members.
+ * usage: dbgtool cospawn DIR APP NP DAEMON
+ *   One PMIx_Spawn of NP processes "APP DIR 0 wait" and, co-spawned, debugger daemons
+ *   "DAEMON DIR" (PMIX_DEBUGGER_DAEMONS and PMIX_DEBUG_DAEMONS_PER_PROC in the daemon
+ *   application's infos); waits for the end of the application's job.
+ * usage: dbgtool stop PID
+ *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
+ *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
+ *
+ * Lines the test reads start with "dbgtool:"; failures print "FAIL ..." and exit 1. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <pmix_tool.h>
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int ready_count;
+/* Ends seen: their namespaces, status and exit code. */
+#define MAX_ENDS 8
+static struct {
+    char nspace[PMIX_MAX_NSLEN + 1];
+    pmix_status_t status;
+    int code;
+    pmix_rank_t rank;
+    int has_time;
+} ends[MAX_ENDS];
+static int nends;
+/* Namespaces of the PMIX_EVENT_JOB_START and PMIX_LAUNCH_COMPLETE events seen. */
+static char started[MAX_ENDS][PMIX_MAX_NSLEN + 1], launched[MAX_ENDS][PMIX_MAX_NSLEN + 1];
+static int nstarted, nlaunched;
+
+#define FAIL(...)                                                                          \
+    do {                                                                                   \
+        fprintf(stderr, "FAIL dbgtool: ");                                                 \
+        fprintf(stderr, __VA_ARGS__);                                                      \
+        fprintf(stderr, "\n");                                                             \
+        exit(1);                                                                           \
+    } while (0)
+
+static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    size_t n;
+    (void) id; (void) source; (void) results; (void) nresults;
+    pthread_mutex_lock(&mu);
+    if (PMIX_READY_FOR_DEBUG == status) {
+        ready_count++;
+    } else if (PMIX_EVENT_JOB_START == status || PMIX_LAUNCH_COMPLETE == status) {
+        for (n = 0; n < ninfo; n++) {
+            if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_AFFECTED_PROC)) {
+                if (PMIX_EVENT_JOB_START == status && nstarted < MAX_ENDS) {
+                    PMIX_LOAD_NSPACE(started[nstarted++], info[n].value.data.proc->nspace);
+                } else if (PMIX_LAUNCH_COMPLETE == status && nlaunched < MAX_ENDS) {
+                    PMIX_LOAD_NSPACE(launched[nlaunched++], info[n].value.data.proc->nspace);
+                }
+            }
+        }
+    } else if (PMIX_EVENT_JOB_END == status && nends < MAX_ENDS) {
+        memset(&ends[nends], 0, sizeof ends[nends]);
+        ends[nends].rank = PMIX_RANK_UNDEF;
+        for (n = 0; n < ninfo; n++) {
+            if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_AFFECTED_PROC)) {
+                PMIX_LOAD_NSPACE(ends[nends].nspace, info[n].value.data.proc->nspace);
+            } else if (PMIX_CHECK_KEY(&info[n], PMIX_JOB_TERM_STATUS)) {
+                ends[nends].status = info[n].value.data.status;
+            } else if (PMIX_CHECK_KEY(&info[n], PMIX_EXIT_CODE)) {
+                ends[nends].code = info[n].value.data.integer;
+            } else if (PMIX_CHECK_KEY(&info[n], PMIX_PROCID)) {
+                ends[nends].rank = info[n].value.data.proc->rank;
+            } else if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_TIMESTAMP)) {
+                ends[nends].has_time = 1;
+            }
+        }
+        nends++;
+    }
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* Waits for the end of job `ns`; returns its index in `ends`. */
+static int wait_end(const char *ns)
+{
+    int i;
+    pthread_mutex_lock(&mu);
+    for (;;) {
+        for (i = 0; i < nends; i++) {
+            if (0 == strcmp(ends[i].nspace, ns)) {
+                printf("dbgtool: job %s ended: status %s, rank %d, exit code %d, timestamp %s\n",
+                       ns, PMIx_Error_string(ends[i].status),
+                       PMIX_RANK_UNDEF == ends[i].rank ? -1
+                       : PMIX_RANK_WILDCARD == ends[i].rank ? -2 : (int) ends[i].rank,
+                       ends[i].code, ends[i].has_time ? "yes" : "no");
+                for (int k = 0; k < nstarted; k++) {
+                    if (0 == strcmp(started[k], ns)) {
+                        printf("dbgtool: job %s start event seen\n", ns);
+                    }
+                }
+                for (int k = 0; k < nlaunched; k++) {
+                    if (0 == strcmp(launched[k], ns)) {
+                        printf("dbgtool: job %s launch-complete event seen\n", ns);
+                    }
+                }
+                fflush(stdout);
+                pthread_mutex_unlock(&mu);
+                return i;
+            }
+        }
+        pthread_cond_wait(&cv, &mu);
+    }
+}
+
+static void register_events(void)
+{
+    pmix_status_t codes[4] = {PMIX_READY_FOR_DEBUG, PMIX_EVENT_JOB_END, PMIX_EVENT_JOB_START,
+                              PMIX_LAUNCH_COMPLETE};
+    pmix_status_t rc = PMIx_Register_event_handler(codes, 4, NULL, 0, on_event, NULL, NULL);
+    if (rc < 0) {
+        FAIL("register: %s", PMIx_Error_string(rc));
+    }
+}
+
+/* The proc table of `ns`: prints it, returns the pids (malloc'd) and their count. */
+static pid_t *proc_table(const char *ns, size_t *np)
+{
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t nres = 0, n;
+    pmix_proc_info_t *pi;
+    pmix_status_t rc;
+    pid_t *pids;
+    char host[256];
+
+    PMIX_QUERY_CONSTRUCT(&q);
+    PMIX_ARGV_APPEND(rc, q.keys, PMIX_QUERY_PROC_TABLE);
+    PMIX_QUERY_QUALIFIERS_CREATE(&q, 1);
+    PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_NSPACE, ns, PMIX_STRING);
+    rc = PMIx_Query_info(&q, 1, &res, &nres);
+    if (PMIX_SUCCESS != rc || 0 == nres || PMIX_DATA_ARRAY != res[0].value.type
+        || PMIX_PROC_INFO != res[0].value.data.darray->type) {
+        FAIL("proc table of %s: %s", ns, PMIx_Error_string(rc));
+    }
+    gethostname(host, sizeof host);
+    *np = res[0].value.data.darray->size;
+    pi = (pmix_proc_info_t *) res[0].value.data.darray->array;
+    pids = calloc(*np, sizeof(pid_t));
+    for (n = 0; n < *np; n++) {
+        if (pi[n].proc.rank != n || 0 != strcmp(pi[n].proc.nspace, ns)) {
+            FAIL("proc table entry %zu is %s:%u", n, pi[n].proc.nspace, pi[n].proc.rank);
+        }
+        if (NULL == pi[n].hostname || NULL == strstr(host, pi[n].hostname)
+            || NULL == pi[n].executable_name || 0 >= pi[n].pid) {
+            FAIL("proc table entry %zu: host %s exe %s pid %d", n,
+                 pi[n].hostname ? pi[n].hostname : "(null)",
+                 pi[n].executable_name ? pi[n].executable_name : "(null)", (int) pi[n].pid);
+        }
+        pids[n] = pi[n].pid;
+        printf("dbgtool: proc %s:%u pid %d host %s exe %s state %s\n", ns, pi[n].proc.rank,
+               (int) pi[n].pid, pi[n].hostname, pi[n].executable_name,
+               PMIx_Proc_state_string(pi[n].state));
+    }
+    fflush(stdout);
+    PMIX_INFO_FREE(res, nres);
+    return pids;
+}
+
+static int launch(const char *dir, const char *app, int np, const char *code)
+{
+    pmix_app_t a;
+    pmix_info_t ji[1], rel;
+    pmix_nspace_t ns;
+    pmix_proc_t all;
+    pmix_status_t rc;
+    pid_t *pids;
+    size_t n, npids;
+    int i, e;
+    char path[4096];
+    struct stat sb;
+
+    register_events();
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup(app);
+    PMIX_ARGV_APPEND(rc, a.argv, app);
+    PMIX_ARGV_APPEND(rc, a.argv, dir);
+    PMIX_ARGV_APPEND(rc, a.argv, code);
+    a.maxprocs = np;
+    PMIX_INFO_LOAD(&ji[0], PMIX_DEBUG_STOP_IN_INIT, NULL, PMIX_BOOL);
+    rc = PMIx_Spawn(ji, 1, &a, 1, ns);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("spawn: %s", PMIx_Error_string(rc));
+    }
+    printf("dbgtool: spawned %s\n", ns);
+    pthread_mutex_lock(&mu);
+    while (ready_count < np) {
+        pthread_cond_wait(&cv, &mu);
+    }
+    pthread_mutex_unlock(&mu);
+    printf("dbgtool: %d processes ready for debug\n", np);
+    pids = proc_table(ns, &npids);
+    if ((int) npids != np) {
+        FAIL("proc table has %zu entries, not %d", npids, np);
+    }
+    for (n = 0; n < npids; n++) {
+        snprintf(path, sizeof path, "%s/init.%s.%zu", dir, ns, n);
+        if (0 != kill(pids[n], 0)) {
+            FAIL("rank %zu (pid %d) is not alive while stopped in init", n, (int) pids[n]);
+        }
+        if (0 == stat(path, &sb)) {
+            FAIL("rank %zu passed PMIx_Init before the release", n);
+        }
+    }
+    printf("dbgtool: every process is waiting in PMIx_Init\n");
+    fflush(stdout);
+    PMIX_LOAD_PROCID(&all, ns, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&rel, PMIX_EVENT_CUSTOM_RANGE, &all, PMIX_PROC);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &rel, 1, NULL, NULL);
+    if (PMIX_SUCCESS != rc && PMIX_OPERATION_SUCCEEDED != rc) {
+        FAIL("release: %s", PMIx_Error_string(rc));
+    }
+    e = wait_end(ns);
+    for (i = 0; i < np; i++) {
+        snprintf(path, sizeof path, "%s/init.%s.%d", dir, ns, i);
+        if (0 != stat(path, &sb)) {
+            FAIL("rank %d never passed PMIx_Init", i);
+        }
+    }
+    printf("dbgtool: every process passed PMIx_Init\n");
+    (void) e;
+    return 0;
+}
+
+static char proc_state(pid_t pid)
+{
+    char path[64], buf[512], *p;
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
+    f = fopen(path, "r");
+    if (NULL == f) {
+        return '?';
+    }
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    p = strrchr(buf, ')');
+    return (NULL == p || p[1] == '\0') ? '?' : p[2];
+}
+
+static int stop_on_exec(const char *dir, const char *app, int np)
+{
+    pmix_app_t a;
+    pmix_info_t ji[1], d;
+    pmix_nspace_t ns;
+    pmix_proc_t all;
+    pmix_status_t rc;
+    pid_t *pids;
+    size_t n, npids;
+    char path[4096];
+    struct stat sb;
+
+    register_events();
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup(app);
+    PMIX_ARGV_APPEND(rc, a.argv, app);
+    PMIX_ARGV_APPEND(rc, a.argv, dir);
+    PMIX_ARGV_APPEND(rc, a.argv, "0");
+    a.maxprocs = np;
+    PMIX_INFO_LOAD(&ji[0], PMIX_DEBUG_STOP_ON_EXEC, NULL, PMIX_BOOL);
+    rc = PMIx_Spawn(ji, 1, &a, 1, ns);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("spawn: %s", PMIx_Error_string(rc));
+    }
+    pthread_mutex_lock(&mu);
+    while (ready_count < np) {
+        pthread_cond_wait(&cv, &mu);
+    }
+    pthread_mutex_unlock(&mu);
+    pids = proc_table(ns, &npids);
+    for (n = 0; n < npids; n++) {
+        char st = proc_state(pids[n]);
+        snprintf(path, sizeof path, "%s/init.%s.%zu", dir, ns, n);
+        if ('T' != st && 't' != st) {
+            FAIL("rank %zu (pid %d) is in state %c, not stopped", n, (int) pids[n], st);
+        }
+        if (0 == stat(path, &sb)) {
+            FAIL("rank %zu passed PMIx_Init while stopped on exec", n);
+        }
+    }
+    printf("dbgtool: every process is stopped on exec\n");
+    PMIX_LOAD_PROCID(&all, ns, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_RESUME, NULL, PMIX_BOOL);
+    rc = PMIx_Job_control(&all, 1, &d, 1, NULL, NULL);
+    if (PMIX_SUCCESS != rc && PMIX_OPERATION_SUCCEEDED != rc) {
+        FAIL("resume: %s", PMIx_Error_string(rc));
+    }
+    wait_end(ns);
+    for (n = 0; n < npids; n++) {
+        snprintf(path, sizeof path, "%s/init.%s.%zu", dir, ns, n);
+        if (0 != stat(path, &sb)) {
+            FAIL("rank %zu never passed PMIx_Init", n);
+        }
+    }
+    printf("dbgtool: every process passed PMIx_Init\n");
+    return 0;
+}
+
+static int psets(void)
+{
+    pmix_query_t q[2];
+    pmix_info_t *res = NULL;
+    size_t nres = 0, n, m;
+    pmix_status_t rc;
+    char *names, *tok, *save = NULL;
+
+    PMIX_QUERY_CONSTRUCT(&q[0]);
+    PMIX_ARGV_APPEND(rc, q[0].keys, PMIX_QUERY_NUM_PSETS);
+    PMIX_ARGV_APPEND(rc, q[0].keys, PMIX_QUERY_PSET_NAMES);
+    rc = PMIx_Query_info(q, 1, &res, &nres);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("pset query: %s", PMIx_Error_string(rc));
+    }
+    names = NULL;
+    for (n = 0; n < nres; n++) {
+        if (PMIX_CHECK_KEY(&res[n], PMIX_QUERY_NUM_PSETS)) {
+            printf("dbgtool: %zu psets\n", res[n].value.data.size);
+        } else if (PMIX_CHECK_KEY(&res[n], PMIX_QUERY_PSET_NAMES)) {
+            names = strdup(res[n].value.data.string);
+            printf("dbgtool: pset names %s\n", names);
+        }
+    }
+    PMIX_INFO_FREE(res, nres);
+    for (tok = strtok_r(names, ",", &save); NULL != tok; tok = strtok_r(NULL, ",", &save)) {
+        PMIX_QUERY_CONSTRUCT(&q[1]);
+        PMIX_ARGV_APPEND(rc, q[1].keys, PMIX_QUERY_PSET_MEMBERSHIP);
+        PMIX_QUERY_QUALIFIERS_CREATE(&q[1], 1);
+        PMIX_INFO_LOAD(&q[1].qualifiers[0], PMIX_PSET_NAME, tok, PMIX_STRING);
+        rc = PMIx_Query_info(&q[1], 1, &res, &nres);
+        if (PMIX_SUCCESS != rc || 0 == nres || PMIX_DATA_ARRAY != res[0].value.type) {
+            FAIL("membership of %s: %s", tok, PMIx_Error_string(rc));
+        }
+        printf("dbgtool: pset %s:", tok);
+        for (m = 0; m < res[0].value.data.darray->size; m++) {
+            pmix_proc_t *p = &((pmix_proc_t *) res[0].value.data.darray->array)[m];
+            printf(" %s:%u", p->nspace, p->rank);
+        }
+        printf("\n");
+        PMIX_INFO_FREE(res, nres);
+    }
+    free(names);
+    return 0;
+}
+
+static int cospawn(const char *dir, const char *app, int np, const char *daemon)
+{
+    pmix_app_t a[2];
+    pmix_nspace_t ns;
+    pmix_status_t rc;
+    uint16_t per_proc = 1;
+
+    register_events();
+    PMIX_APP_CONSTRUCT(&a[0]);
+    a[0].cmd = strdup(app);
+    PMIX_ARGV_APPEND(rc, a[0].argv, app);
+    PMIX_ARGV_APPEND(rc, a[0].argv, dir);
+    PMIX_ARGV_APPEND(rc, a[0].argv, "0");
+    PMIX_ARGV_APPEND(rc, a[0].argv, "wait");
+    a[0].maxprocs = np;
+    PMIX_APP_CONSTRUCT(&a[1]);
+    a[1].cmd = strdup(daemon);
+    PMIX_ARGV_APPEND(rc, a[1].argv, daemon);
+    PMIX_ARGV_APPEND(rc, a[1].argv, dir);
+    a[1].ninfo = 2;
+    PMIX_INFO_CREATE(a[1].info, 2);
+    PMIX_INFO_LOAD(&a[1].info[0], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&a[1].info[1], PMIX_DEBUG_DAEMONS_PER_PROC, &per_proc, PMIX_UINT16);
+    rc = PMIx_Spawn(NULL, 0, a, 2, ns);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("co-spawn: %s", PMIx_Error_string(rc));
+    }
+    printf("dbgtool: co-spawned %s\n", ns);
+    fflush(stdout);
+    wait_end(ns);
+    return 0;
+}
+
+static void connect_pid(const char *pid)
+{
+    pmix_info_t info;
+    pmix_proc_t me;
+    pid_t p = (pid_t) atoi(pid);
+    pmix_status_t rc;
+
+    PMIX_INFO_LOAD(&info, PMIX_SERVER_PIDINFO, &p, PMIX_PID);
+    rc = PMIx_tool_init(&me, &info, 1);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("tool_init (pid %s): %s", pid, PMIx_Error_string(rc));
+    }
+}
+
+static int attach(const char *ns, const char *daemon, const char *dir)
+{
+    pmix_app_t a;
+    pmix_info_t ji[3];
+    pmix_nspace_t dns;
+    pmix_proc_t target;
+    pmix_status_t rc;
+    uint16_t per_proc = 1;
+    size_t n, npids;
+    pid_t *pids;
+
+    register_events();
+    pids = proc_table(ns, &npids);
+    for (n = 0; n < npids; n++) {
+        if (0 != kill(pids[n], 0)) {
+            FAIL("rank %zu (pid %d) of the running job is not alive", n, (int) pids[n]);
+        }
+    }
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup(daemon);
+    PMIX_ARGV_APPEND(rc, a.argv, daemon);
+    PMIX_ARGV_APPEND(rc, a.argv, dir);
+    PMIX_LOAD_PROCID(&target, ns, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&ji[0], PMIX_DEBUGGER_DAEMONS, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&ji[1], PMIX_DEBUG_TARGET, &target, PMIX_PROC);
+    PMIX_INFO_LOAD(&ji[2], PMIX_DEBUG_DAEMONS_PER_PROC, &per_proc, PMIX_UINT16);
+    rc = PMIx_Spawn(ji, 3, &a, 1, dns);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("spawn of the daemons: %s", PMIx_Error_string(rc));
+    }
+    printf("dbgtool: daemons %s\n", dns);
+    fflush(stdout);
+    wait_end(dns);
+    wait_end(ns);
+    return 0;
+}
+
+static int stop(void)
+{
+    pmix_proc_t *servers = NULL, target;
+    size_t ns = 0;
+    pmix_info_t d;
+    pmix_status_t rc = PMIx_tool_get_servers(&servers, &ns);
+    if (PMIX_SUCCESS != rc || 0 == ns) {
+        FAIL("get_servers: %s", PMIx_Error_string(rc));
+    }
+    PMIX_LOAD_PROCID(&target, servers[0].nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_TERMINATE, NULL, PMIX_BOOL);
+    rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
+    if (PMIX_SUCCESS != rc && PMIX_OPERATION_SUCCEEDED != rc) {
+        FAIL("terminate %s: %s", target.nspace, PMIx_Error_string(rc));
+    }
+    printf("dbgtool: terminated %s\n", target.nspace);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    pmix_proc_t me;
+    pmix_status_t rc;
+    int r;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc == 6 && 0 == strcmp(argv[1], "launch")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = launch(argv[2], argv[3], atoi(argv[4]), argv[5]);
+    } else if (argc == 6 && 0 == strcmp(argv[1], "attach")) {
+        connect_pid(argv[2]);
+        r = attach(argv[3], argv[4], argv[5]);
+    } else if (argc == 5 && 0 == strcmp(argv[1], "exec")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = stop_on_exec(argv[2], argv[3], atoi(argv[4]));
+    } else if (argc == 6 && 0 == strcmp(argv[1], "cospawn")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = cospawn(argv[2], argv[3], atoi(argv[4]), argv[5]);
+    } else if (argc == 3 && 0 == strcmp(argv[1], "psets")) {
+        connect_pid(argv[2]);
+        r = psets();
+    } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
+        connect_pid(argv[2]);
+        r = stop();
+    } else {
+        fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
+                        " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID | stop PID\n");
+        return 2;
+    }
+    PMIx_tool_finalize();
+    return r;
+}

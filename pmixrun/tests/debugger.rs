@@ -1,0 +1,795 @@
+//! pmixrun as a persistent server for tools, and debugger support, end to end.
+//!
+//! The C programs are built against OUR headers (the repository's `include/`) and run once
+//! on our libpmix.so.2 (LD_LIBRARY_PATH) and once on the reference (Debian's libpmix2):
+//! the OpenPMIx example tools `tool`, `debugger` (with `debuggerd`) and `launcher` from
+//! `PMIX_EXAMPLES_DIR` (default: Debian's copy), and `tests/c/dbgtool.c`, `dbgapp.c`,
+//! `dbgd.c` (a debugger tool, its target, its daemon). pmixrun's server is always ours.
+//!
+//! Every pmixrun runs in a private TMPDIR with `--timeout` as a watchdog, is stopped by
+//! a tool (or SIGTERM) by its pid, and must leave no session directory or rendezvous file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const EXAMPLES: &str = "/usr/share/doc/libpmix-dev/examples";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lib {
+    Ours,
+    Reference,
+}
+
+const LIBS: [Lib; 2] = [Lib::Ours, Lib::Reference];
+
+struct Fixture {
+    /// The programs; also the working directory of pmixrun and the tools (the example
+    /// debugger spawns "./client" and "./debuggerd" from there, the launcher "app").
+    bin: PathBuf,
+    /// A directory holding our library as libpmix.so.2.
+    ours: PathBuf,
+    scratch: PathBuf,
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cc(src: &Path, out: &Path, extra: &[&str]) {
+    let inc = manifest_dir().join("../include");
+    let o = Command::new("cc")
+        .args(["-g", "-O1"])
+        .args(extra)
+        .arg(format!("-I{}", inc.display()))
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .args(["-lpmix", "-lpthread"])
+        .output()
+        .expect("run cc");
+    assert!(
+        o.status.success(),
+        "cc {} failed:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn our_library(scratch: &Path) -> PathBuf {
+    let lib = match std::env::var_os("PMIXRUN_TEST_OURS_LIB") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .parent()
+                .expect("target dir")
+                .to_path_buf();
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let o = Command::new(cargo)
+                .args(["build", "--release", "-p", "pmix-ffi", "--target-dir"])
+                .arg(&target)
+                .current_dir(manifest_dir().parent().expect("workspace"))
+                .output()
+                .expect("run cargo build");
+            assert!(
+                o.status.success(),
+                "cargo build --release -p pmix-ffi failed:\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            target.join("release").join("libpmix.so")
+        }
+    };
+    let dir = scratch.join("ours");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = dir.join(format!("libpmix.so.2.{}", std::process::id()));
+    std::fs::copy(&lib, &tmp)
+        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", lib.display(), tmp.display()));
+    std::fs::rename(&tmp, dir.join("libpmix.so.2")).unwrap();
+    dir
+}
+
+fn fixture() -> &'static Fixture {
+    static F: OnceLock<Fixture> = OnceLock::new();
+    F.get_or_init(|| {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("debugger-tests.")
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let scratch = tmp.join(format!("debugger-tests.{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let bin = scratch.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let ours = our_library(&scratch);
+        let c = manifest_dir().join("tests").join("c");
+        let strict = ["-Wall", "-Wextra", "-Werror"];
+        for name in ["dbgtool", "dbgapp", "dbgd"] {
+            cc(&c.join(format!("{name}.c")), &bin.join(name), &strict);
+        }
+        let ex_dir =
+            PathBuf::from(std::env::var("PMIX_EXAMPLES_DIR").unwrap_or_else(|_| EXAMPLES.into()));
+        let inc = format!("-I{}", manifest_dir().join("../ctests/session").display());
+        for name in ["tool", "debugger", "launcher", "client", "hello"] {
+            let src = ex_dir.join(format!("{name}.c"));
+            assert!(
+                src.exists(),
+                "{} not found (install libpmix-dev or set PMIX_EXAMPLES_DIR)",
+                src.display()
+            );
+            cc(&src, &bin.join(name), &["-w", &inc]);
+        }
+        // debuggerd.c of OpenPMIx 4.2 uses a field ("active") its own examples.h dropped;
+        // the two accesses go through the lock that replaced it. (Its main() sleeps 10 s
+        // and exits before reaching them.)
+        let src = std::fs::read_to_string(ex_dir.join("debuggerd.c")).expect("debuggerd.c");
+        let patched = src
+            .replace("myquery_data.active", "myquery_data.lock.active")
+            .replace("mq->active", "mq->lock.active");
+        let dsrc = scratch.join("debuggerd.c");
+        std::fs::write(&dsrc, patched).unwrap();
+        cc(&dsrc, &bin.join("debuggerd"), &["-w", &inc]);
+        // The launcher example spawns 128 copies of "app".
+        let app = bin.join("app");
+        std::fs::write(&app, "#!/bin/sh\nexit 0\n").unwrap();
+        let mut perm = std::fs::metadata(&app).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+        std::fs::set_permissions(&app, perm).unwrap();
+        Fixture { bin, ours, scratch }
+    })
+}
+
+fn run_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = fixture()
+        .scratch
+        .join("runs")
+        .join(format!("{tag}.{}", N.fetch_add(1, Ordering::SeqCst)));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn with_lib(c: &mut Command, lib: Lib) {
+    match lib {
+        Lib::Ours => c.env("LD_LIBRARY_PATH", &fixture().ours),
+        Lib::Reference => c.env_remove("LD_LIBRARY_PATH"),
+    };
+}
+
+/// Waits until `path` exists (bounded, as a watchdog: a failure is reported, not hung on).
+fn wait_for(path: &Path, what: &str) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{what}: {} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A running `pmixrun --persistent`.
+struct Server {
+    child: Child,
+    dir: PathBuf,
+    pid: u32,
+    lib: Lib,
+}
+
+impl Server {
+    fn start(lib: Lib, tag: &str, args: &[&str]) -> Server {
+        let dir = run_dir(tag);
+        let uri = dir.join("uri");
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pmixrun"));
+        c.env("TMPDIR", &dir)
+            .env("PMIX_LAUNCHER_RENDEZVOUS_FILE", dir.join("launcher.rndz"))
+            .current_dir(&fixture().bin)
+            .args(["--timeout", "150", "--persistent", "--report-uri"])
+            .arg(&uri)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+            .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+        with_lib(&mut c, lib);
+        let child = c.spawn().expect("start pmixrun");
+        let pid = child.id();
+        wait_for(&uri, "pmixrun's URI");
+        Server {
+            child,
+            dir,
+            pid,
+            lib,
+        }
+    }
+
+    /// Runs a program of the fixture as a tool of this server (watchdog: 120 s).
+    fn run(&self, lib: Lib, prog: &str, args: &[&str]) -> Output {
+        let mut c = Command::new("timeout");
+        c.arg("120")
+            .arg(fixture().bin.join(prog))
+            .args(args)
+            .env("TMPDIR", &self.dir)
+            .current_dir(&fixture().bin)
+            .stdin(Stdio::null());
+        with_lib(&mut c, lib);
+        c.output().expect("run a tool")
+    }
+
+    fn output(&self) -> String {
+        format!(
+            "--- pmixrun stdout\n{}\n--- pmixrun stderr\n{}",
+            std::fs::read_to_string(self.dir.join("stdout")).unwrap_or_default(),
+            std::fs::read_to_string(self.dir.join("stderr")).unwrap_or_default()
+        )
+    }
+
+    /// Stops pmixrun with a tool (PMIx_Job_control terminating its namespace) and checks
+    /// it exits 0 leaving nothing behind. Returns its stdout.
+    fn stop(mut self) -> String {
+        let o = self.run(self.lib, "dbgtool", &["stop", &self.pid.to_string()]);
+        assert!(
+            o.status.success(),
+            "stop: {}\n{}",
+            explain(&o),
+            self.output()
+        );
+        self.finish()
+    }
+
+    fn finish(&mut self) -> String {
+        let st = self.child.wait().expect("wait for pmixrun");
+        assert_eq!(st.code(), Some(0), "pmixrun: {st:?}\n{}", self.output());
+        let left: Vec<String> = std::fs::read_dir(&self.dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("pmixrun.") || n.starts_with("pmix.") || n == "launcher.rndz")
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+        assert!(
+            self.output().contains("pmixrun: "),
+            "pmixrun said nothing about its end\n{}",
+            self.output()
+        );
+        std::fs::read_to_string(self.dir.join("stdout")).unwrap_or_default()
+    }
+}
+
+fn explain(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+// ---- the OpenPMIx example tools ---------------------------------------------------------
+
+fn example_tools(lib: Lib) {
+    let s = Server::start(lib, "examples", &["--system-server"]);
+    let host = pmix_core::server::local_hostname().to_string();
+    assert!(
+        s.dir.join(format!("pmix.sys.{host}")).exists(),
+        "--system-server wrote no pmix.sys.{host}"
+    );
+
+    // tool: the active namespaces (none yet).
+    let o = s.run(lib, "tool", &[]);
+    assert!(o.status.success(), "tool: {}", explain(&o));
+    assert!(stderr(&o).contains("ACTIVE NSPACES:"), "{}", explain(&o));
+
+    // tool --spawn: a job spawned by a tool, and its end told to the tool.
+    let o = s.run(lib, "tool", &["--spawn", "./hello"]);
+    assert!(o.status.success(), "tool --spawn: {}", explain(&o));
+    assert!(
+        stderr(&o).contains("TOOL NOTIFIED THAT ALL CHILD PROCS"),
+        "{}",
+        explain(&o)
+    );
+
+    // launcher: connects to the system server, spawns 128 "app", waits for the end.
+    let o = s.run(lib, "launcher", &[]);
+    assert!(o.status.success(), "launcher: {}", explain(&o));
+
+    // debugger: queries spawn and debug support, spawns 2 "client" stopped for the
+    // debugger, then ./debuggerd as debugger daemons; returns when a job ends (the
+    // example's daemon sleeps 10 s and exits without releasing the clients).
+    let o = s.run(lib, "debugger", &[]);
+    assert!(
+        o.status.success(),
+        "debugger: {}\n{}",
+        explain(&o),
+        s.output()
+    );
+    for line in [
+        "Transferring pmix.qry.spawn",
+        "Transferring pmix.qry.debug",
+        "Debugger: spawning client",
+        "SPAWNED DEBUGGERD",
+    ] {
+        assert!(stderr(&o).contains(line), "no '{line}':\n{}", explain(&o));
+    }
+    assert!(
+        !stderr(&o).contains("failed"),
+        "{}\n{}",
+        explain(&o),
+        s.output()
+    );
+    let out = s.output();
+    s.stop();
+    assert!(out.contains("I AM HERE"), "debuggerd did not run:\n{out}");
+    assert!(out.contains("Running on host"), "hello did not run:\n{out}");
+}
+
+#[test]
+fn example_tools_on_our_library() {
+    example_tools(Lib::Ours);
+}
+
+#[test]
+fn example_tools_on_the_reference() {
+    example_tools(Lib::Reference);
+}
+
+// ---- debugger support -------------------------------------------------------------------
+
+#[test]
+fn stop_in_init_direct_launch() {
+    for lib in LIBS {
+        let s = Server::start(lib, "init", &[]);
+        let marks = s.dir.join("marks");
+        std::fs::create_dir_all(&marks).unwrap();
+        let m = marks.to_string_lossy().into_owned();
+        let o = s.run(lib, "dbgtool", &["launch", &m, "./dbgapp", "3", "7"]);
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert!(
+            out.contains("dbgtool: 3 processes ready for debug"),
+            "{out}"
+        );
+        assert_eq!(out.matches("dbgtool: proc ").count(), 3, "{out}");
+        assert!(out.contains("exe ") && out.contains("/dbgapp"), "{out}");
+        assert!(
+            out.contains("every process is waiting in PMIx_Init"),
+            "{out}"
+        );
+        assert!(
+            out.contains("ended: status NON-ZERO TERMINATION, rank 1, exit code 7, timestamp yes"),
+            "{out}"
+        );
+        assert!(out.contains("every process passed PMIx_Init"), "{out}");
+        // The tool that spawned the job was told of its start and launch too.
+        assert!(out.contains(" start event seen"), "{out}");
+        assert!(out.contains(" launch-complete event seen"), "{out}");
+        s.stop();
+    }
+}
+
+#[test]
+fn stop_on_exec_and_resume() {
+    for lib in LIBS {
+        let s = Server::start(lib, "exec", &[]);
+        let marks = s.dir.join("marks");
+        std::fs::create_dir_all(&marks).unwrap();
+        let m = marks.to_string_lossy().into_owned();
+        let o = s.run(lib, "dbgtool", &["exec", &m, "./dbgapp", "2"]);
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert!(out.contains("every process is stopped on exec"), "{out}");
+        assert!(
+            out.contains("ended: status SUCCESS, rank -2, exit code 0, timestamp yes"),
+            "{out}"
+        );
+        assert!(out.contains("every process passed PMIx_Init"), "{out}");
+        s.stop();
+    }
+}
+
+#[test]
+fn attach_by_pid_with_one_daemon_per_process() {
+    for lib in LIBS {
+        // A running job (the command line's) whose processes wait for their daemon.
+        let dir_marks = run_dir("attach-marks");
+        let m = dir_marks.to_string_lossy().into_owned();
+        let s = Server::start(lib, "attach", &["-n", "3", "./dbgapp", &m, "0", "wait"]);
+        let nspace = format!("run.{}.1", s.pid);
+        for r in 0..3 {
+            wait_for(&dir_marks.join(format!("ready.{nspace}.{r}")), "target");
+        }
+        let o = s.run(
+            lib,
+            "dbgtool",
+            &["attach", &s.pid.to_string(), &nspace, "./dbgd", &m],
+        );
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert_eq!(out.matches("dbgtool: proc ").count(), 3, "{out}");
+        assert_eq!(out.matches("ended: status SUCCESS").count(), 2, "{out}");
+        // Each daemon found the pid of its own target.
+        for r in 0..3 {
+            let target = std::fs::read_to_string(dir_marks.join(format!("init.{nspace}.{r}")))
+                .unwrap_or_else(|e| panic!("init mark of rank {r}: {e}"));
+            let seen = std::fs::read_to_string(dir_marks.join(format!("dbgd.{r}")))
+                .unwrap_or_else(|e| panic!("daemon {r} wrote nothing: {e}\n{}", s.output()));
+            assert_eq!(target.trim(), seen.trim(), "daemon {r}");
+        }
+        let pout = s.stop();
+        for r in 0..3 {
+            assert!(
+                pout.contains(&format!("dbgd {r}: target {nspace}:{r} pid ")),
+                "{pout}"
+            );
+            assert!(
+                pout.contains(&format!("dbgapp {nspace}:{r} released")),
+                "{pout}"
+            );
+        }
+    }
+}
+
+#[test]
+fn debugger_daemons_co_spawned_with_their_target() {
+    for lib in LIBS {
+        let s = Server::start(lib, "cospawn", &[]);
+        let marks = s.dir.join("marks");
+        std::fs::create_dir_all(&marks).unwrap();
+        let m = marks.to_string_lossy().into_owned();
+        let o = s.run(lib, "dbgtool", &["cospawn", &m, "./dbgapp", "2", "./dbgd"]);
+        assert!(
+            o.status.success(),
+            "{lib:?}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        let nspace = out
+            .lines()
+            .find_map(|l| l.strip_prefix("dbgtool: co-spawned "))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string();
+        assert!(
+            out.contains(&format!("job {nspace} ended: status SUCCESS")),
+            "{out}"
+        );
+        for r in 0..2 {
+            let target = std::fs::read_to_string(marks.join(format!("init.{nspace}.{r}")))
+                .unwrap_or_else(|e| panic!("init mark of rank {r}: {e}"));
+            let seen = std::fs::read_to_string(marks.join(format!("dbgd.{r}")))
+                .unwrap_or_else(|e| panic!("daemon {r} wrote nothing: {e}\n{}", s.output()));
+            assert_eq!(target.trim(), seen.trim(), "daemon {r}");
+        }
+        s.stop();
+    }
+}
+
+#[test]
+fn psets_of_the_command_line_job() {
+    let dir_marks = run_dir("pset-marks");
+    let m = dir_marks.to_string_lossy().into_owned();
+    let s = Server::start(
+        Lib::Ours,
+        "pset",
+        &[
+            "--pset", "alpha", "--pset", "beta", "-n", "2", "./dbgapp", &m, "0", "wait",
+        ],
+    );
+    let nspace = format!("run.{}.1", s.pid);
+    for lib in LIBS {
+        let o = s.run(lib, "dbgtool", &["psets", &s.pid.to_string()]);
+        assert!(o.status.success(), "{lib:?}: {}", explain(&o));
+        let out = stdout(&o);
+        assert!(out.contains("dbgtool: 2 psets"), "{out}");
+        assert!(out.contains("dbgtool: pset names alpha,beta"), "{out}");
+        for p in ["alpha", "beta"] {
+            assert!(
+                out.contains(&format!("dbgtool: pset {p}: {nspace}:0 {nspace}:1")),
+                "{out}"
+            );
+        }
+    }
+    // Stopping pmixrun terminates the job waiting for its daemons.
+    let out = s.stop();
+    for r in 0..2 {
+        assert!(
+            out.contains(&format!("dbgapp {nspace}:{r} psets: alpha beta")),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn persistent_pmixrun_ends_on_sigterm() {
+    let mut s = Server::start(Lib::Ours, "sigterm", &["--system-server"]);
+    // A tool sees it (so it is up and serving), then SIGTERM ends it cleanly.
+    let o = s.run(Lib::Ours, "tool", &[]);
+    assert!(o.status.success(), "{}", explain(&o));
+    // The launcher's rendezvous file asked for in the environment is written, and tools
+    // of both libraries attach through it.
+    let rndz = s.dir.join("launcher.rndz");
+    assert!(
+        rndz.exists(),
+        "no PMIX_LAUNCHER_RENDEZVOUS_FILE\n{}",
+        s.output()
+    );
+    for lib in LIBS {
+        let url = format!("file:{}", rndz.display());
+        let o = s.run(lib, "tool", &["--url", &url]);
+        assert!(o.status.success(), "{lib:?}: {}", explain(&o));
+        assert!(stderr(&o).contains("ACTIVE NSPACES:"), "{}", explain(&o));
+    }
+    let r = unsafe_free_kill(s.pid, "TERM");
+    assert!(r, "kill -TERM {}", s.pid);
+    s.finish();
+}
+
+/// Sends a signal with kill(1) (this crate's tests use no unsafe code).
+fn unsafe_free_kill(pid: u32, sig: &str) -> bool {
+    Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(pid.to_string())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+// ---- indirect launch ------------------------------------------------------------------
+
+/// The initiator's server: our PMIx server in this test process, which records the events
+/// its tools send (pmixrun's PMIX_LAUNCHER_READY) and names the tools that connect.
+#[derive(Debug)]
+struct Initiator {
+    events: std::sync::Mutex<std::sync::mpsc::Sender<(i32, Vec<pmix_core::values::Info>)>>,
+}
+
+impl pmix_core::host::Host for Initiator {
+    fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
+        use pmix_core::host::Upcall;
+        matches!(upcall, Upcall::NotifyEvent | Upcall::ToolConnected)
+    }
+
+    fn notify_event(
+        &self,
+        code: i32,
+        _source: &pmix_core::values::Proc,
+        _range: pmix_sys::pmix_data_range_t,
+        info: &[pmix_core::values::Info],
+        done: pmix_core::host::Done<()>,
+    ) {
+        let _ = self.events.lock().unwrap().send((code, info.to_vec()));
+        done(Ok(()))
+    }
+
+    fn tool_connected(
+        &self,
+        _info: &[pmix_core::values::Info],
+        done: pmix_core::host::Done<pmix_core::values::Proc>,
+    ) {
+        done(Ok(pmix_core::values::Proc::new("initiator.tool", 0)))
+    }
+}
+
+/// pmixrun started by an initiator (the server of this test process) with
+/// `PMIX_LAUNCHER_RNDZ_URI` and a keepalive pipe whose write end `holder` holds; its job is
+/// 2 processes printing `mark=$MARK` and sleeping.
+struct IndirectRun {
+    server: pmix_core::server::Server,
+    erx: std::sync::mpsc::Receiver<(i32, Vec<pmix_core::values::Info>)>,
+    holder: Child,
+    pmixrun: Child,
+    dir: PathBuf,
+    out: PathBuf,
+}
+
+impl IndirectRun {
+    fn start(tag: &str) -> IndirectRun {
+        let (etx, erx) = std::sync::mpsc::channel();
+        let host = std::sync::Arc::new(Initiator {
+            events: std::sync::Mutex::new(etx),
+        });
+        let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
+            .expect("start the initiator's server");
+        // The initiator's keepalive: a process holding the write end of a pipe (a FIFO:
+        // each side opens its end, the holder's open completes when pmixrun's does).
+        let dir = run_dir(tag);
+        let out = dir.join("stdout");
+        let fifo = dir.join("keepalive");
+        let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+        assert!(st.success(), "mkfifo");
+        let holder = Command::new("sh")
+            .arg("-c")
+            .arg("exec sleep 1000 > \"$0\"")
+            .arg(&fifo)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("start the pipe holder");
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("exec \"$@\" 3<\"$KEEPALIVE\" 0</dev/null")
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_pmixrun"))
+            .args([
+                "--timeout",
+                "150",
+                "-n",
+                "2",
+                "sh",
+                "-c",
+                "echo mark=$MARK; exec sleep 1000",
+            ])
+            .env("TMPDIR", &dir)
+            .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
+            .env("PMIX_KEEPALIVE_PIPE", "3")
+            .env("KEEPALIVE", &fifo)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(dir.join("stderr")).unwrap());
+        with_lib(&mut c, Lib::Ours);
+        let pmixrun = c.spawn().expect("start pmixrun");
+        IndirectRun {
+            server,
+            erx,
+            holder,
+            pmixrun,
+            dir,
+            out,
+        }
+    }
+}
+
+/// The initiator dies before releasing pmixrun: pmixrun starts nothing and exits.
+#[test]
+fn initiator_dying_before_the_release_stops_pmixrun() {
+    let IndirectRun {
+        server,
+        erx,
+        mut holder,
+        mut pmixrun,
+        dir,
+        out,
+    } = IndirectRun::start("indirect-early");
+    let logs = || {
+        format!(
+            "--- stdout\n{}\n--- stderr\n{}",
+            std::fs::read_to_string(&out).unwrap_or_default(),
+            std::fs::read_to_string(dir.join("stderr")).unwrap_or_default()
+        )
+    };
+    let (code, _) = erx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", logs()));
+    assert_eq!(code, pmix_sys::PMIX_LAUNCHER_READY);
+    holder.kill().expect("kill the pipe holder");
+    let _ = holder.wait();
+    let st = pmixrun.wait().expect("wait for pmixrun");
+    assert_eq!(st.code(), Some(1), "{st:?}\n{}", logs());
+    assert!(logs().contains("gone before releasing it"), "{}", logs());
+    assert!(!logs().contains("mark="), "{}", logs());
+    server.finalize();
+}
+
+/// The launcher-parses flow of an indirect launch: pmixrun started with the initiator's
+/// URI and a keepalive pipe announces itself, waits for the release, applies the launch
+/// directives to its job (here a fork/exec agent that sets a variable), and ends the job
+/// and exits when the initiator dies (the process holding the pipe's write end).
+#[test]
+fn indirect_launch_with_keepalive_pipe() {
+    use pmix_core::values::{DataArray, Info, PStr, Value};
+    use pmix_sys::*;
+
+    let IndirectRun {
+        server,
+        erx,
+        mut holder,
+        mut pmixrun,
+        dir,
+        out,
+    } = IndirectRun::start("indirect");
+    let logs = || {
+        format!(
+            "--- stdout\n{}\n--- stderr\n{}",
+            std::fs::read_to_string(&out).unwrap_or_default(),
+            std::fs::read_to_string(dir.join("stderr")).unwrap_or_default()
+        )
+    };
+
+    // PMIX_LAUNCHER_READY, with pmixrun's own URI.
+    let (code, info) = erx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", logs()));
+    assert_eq!(code, PMIX_LAUNCHER_READY, "{info:?}");
+    let uri = info
+        .iter()
+        .find(|i| i.is(PMIX_SERVER_URI))
+        .and_then(|i| i.value.as_str().cloned())
+        .expect("PMIX_SERVER_URI in the ready event");
+    assert!(uri.to_string().contains("tcp4://"), "{uri:?}");
+    // Nothing starts before the release.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !std::fs::read_to_string(&out)
+            .unwrap_or_default()
+            .contains("mark="),
+        "the job started before the release\n{}",
+        logs()
+    );
+
+    let directives = Value::DataArray(Box::new(DataArray {
+        ty: PMIX_INFO,
+        items: vec![Value::Info(Box::new(Info::new(
+            PMIX_FORKEXEC_AGENT.to_bytes(),
+            Value::String(Some(PStr::from("env MARK=agent"))),
+        )))],
+    }));
+    server
+        .notify(pmix_core::events::Event {
+            code: PMIX_DEBUGGER_RELEASE,
+            source: server.cfg.id.clone(),
+            range: PMIX_RANGE_SESSION,
+            info: vec![Info::new(PMIX_LAUNCH_DIRECTIVES.to_bytes(), directives)],
+        })
+        .expect("release");
+
+    // Both processes ran under the agent.
+    let start = Instant::now();
+    while std::fs::read_to_string(&out)
+        .unwrap_or_default()
+        .matches("mark=agent")
+        .count()
+        < 2
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the job did not start with the directives\n{}",
+            logs()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    // The initiator dies: pmixrun ends the job and exits.
+    holder.kill().expect("kill the pipe holder");
+    let _ = holder.wait();
+    let st = pmixrun.wait().expect("wait for pmixrun");
+    assert_eq!(st.code(), Some(1), "{st:?}\n{}", logs());
+    assert!(
+        logs().contains("the initiator of this launch is gone"),
+        "{}",
+        logs()
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("pmixrun."))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    server.finalize();
+}
