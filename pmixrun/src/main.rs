@@ -118,6 +118,7 @@ fn pmixrun() -> i32 {
     let tmp = std::env::var_os("TMPDIR")
         .filter(|t| !t.is_empty())
         .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    remove_stale_session_dirs(&tmp, uid);
     let session_dir = tmp.join(format!("pmixrun.{uid}.{pid}"));
     if let Err(e) = std::fs::create_dir_all(&session_dir).and_then(|()| {
         std::fs::set_permissions(&session_dir, std::fs::Permissions::from_mode(0o700))
@@ -131,6 +132,32 @@ fn pmixrun() -> i32 {
     let status = session(cmd.cli, apps, env, session_dir.clone(), tmp);
     let _ = std::fs::remove_dir_all(&session_dir);
     status
+}
+
+/// Removes the session directories (`pmixrun.<uid>.<pid>` in `tmp`) that an earlier pmixrun
+/// of this user left behind when it was killed: owned by `uid`, and whose pid is dead.
+/// Nothing else is touched.
+fn remove_stale_session_dirs(tmp: &std::path::Path, uid: u32) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    let prefix = format!("pmixrun.{uid}.");
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // symlink_metadata: a link named like a session directory is never followed.
+        let ours = std::fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_dir() && m.uid() == uid);
+        if ours && pid != std::process::id() && !pmix_core::rendezvous::alive(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 fn session(

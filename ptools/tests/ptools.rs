@@ -840,10 +840,16 @@ fn a_killed_pmixruns_files_go_at_the_next_start() {
     assert_eq!(r.code(), Some(1), "{}", r.explain());
     assert!(old_files.iter().all(|f| f.exists()));
 
+    // A directory named like a session directory but with a live pid (ours): kept.
+    let live_dir = tmp.join(format!("pmixrun.{}.{}", uid(), std::process::id()));
+    std::fs::create_dir_all(&live_dir).unwrap();
     let second = start_job("killed", Some(&tmp), 1, &["wait", "4245"]);
     for f in &old_files {
         assert!(!f.exists(), "{} is still there", f.display());
     }
+    let old_dir = tmp.join(format!("pmixrun.{}.{old_pid}", uid()));
+    assert!(!old_dir.exists(), "{} is still there", old_dir.display());
+    assert!(live_dir.is_dir());
     let now = rendezvous_files(&tmp);
     assert!(
         now.iter().any(|f| f
