@@ -53,9 +53,9 @@ PMIX_EXPORT pmix_status_t PMIx_tool_finalize(void);
 /*
  See PMIx Standard v5, `PMIx_tool_attach_to_server`: connects a tool that has no server
  (initialized with `PMIX_TOOL_DO_NOT_CONNECT`, or an optional connection that failed) to
- the server `info` names, the way `PMIx_tool_init` finds one. A tool holds one connection:
- attaching while connected returns `PMIX_ERR_NOT_SUPPORTED` (several servers at once are
- NOT IMPLEMENTED yet).
+ the server `info` names, the way `PMIx_tool_init` finds one. A tool may be connected to
+ several servers; requests go to the primary one, which the new connection becomes if the
+ tool had none or `PMIX_PRIMARY_SERVER` is true (see `PMIx_tool_set_server`).
 
  # Safety
  `myproc` and `server` NULL or writable; `(info, ninfo)` a valid array.
@@ -75,7 +75,8 @@ pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t *myproc,
 PMIX_EXPORT pmix_status_t PMIx_tool_disconnect(const pmix_proc_t *server);
 
 /*
- See PMIx Standard v5, `PMIx_tool_get_servers`: the server this tool is connected to.
+ See PMIx Standard v5, `PMIx_tool_get_servers`: the servers this tool is connected to,
+ the primary first.
 
  Ownership: `*servers` is libc-allocated; release with `PMIX_PROC_FREE`.
 
@@ -85,8 +86,8 @@ PMIX_EXPORT pmix_status_t PMIx_tool_disconnect(const pmix_proc_t *server);
 PMIX_EXPORT pmix_status_t PMIx_tool_get_servers(pmix_proc_t **servers, size_t *nservers);
 
 /*
- See PMIx Standard v5, `PMIx_tool_set_server`: selects the primary server; with one
- connection, succeeds for that server and returns `PMIX_ERR_NOT_FOUND` for any other.
+ See PMIx Standard v5, `PMIx_tool_set_server`: makes `server`, one this tool is connected
+ to, the primary server; `PMIX_ERR_UNREACH` for any other (as the reference).
 
  # Safety
  `server` is a valid proc; `(info, ninfo)` a valid array.

@@ -129,7 +129,7 @@ pub unsafe extern "C" fn PMIx_tool_get_servers(
 }
 
 /// See PMIx Standard v5, `PMIx_tool_set_server`: makes `server`, one this tool is connected
-/// to, the primary server; `PMIX_ERR_NOT_FOUND` for any other.
+/// to, the primary server; `PMIX_ERR_UNREACH` for any other (as the reference).
 ///
 /// # Safety
 /// `server` is a valid proc; `(info, ninfo)` a valid array.
