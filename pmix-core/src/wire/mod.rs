@@ -179,7 +179,7 @@ fn sock_diag_uid(
         // expires, rqueue, wqueue, then uid.
         Some(SOCK_DIAG_BY_FAMILY) => Ok(Some(u32_at(HDR + 64).ok_or_else(unavailable)?)),
         Some(NLMSG_ERROR) => match u32_at(HDR).map(|e| e as i32) {
-            Some(e) if e == -2 => Ok(None), // ENOENT: no such socket here
+            Some(-2) => Ok(None), // ENOENT: no such socket here
             _ => Err(unavailable()),
         },
         _ => Err(unavailable()),
