@@ -172,6 +172,9 @@ struct State {
     next_iof: usize,
     /// Members of the groups constructed here, by group id.
     groups: HashMap<Vec<u8>, Vec<Proc>>,
+    /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
+    /// the namespace is registered again or deregistered.
+    req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
 }
 
 /// State shared by the API threads, the progress thread and handshake threads.
@@ -287,7 +290,10 @@ impl Shared {
     pub fn register_nspace(&self, nspace: &PStr, nlocal: u32, info: &[Info]) -> Result<()> {
         trace!("server: register {nspace} nlocal {nlocal}: {info:?}");
         let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
-        self.state.lock().jobs.insert(nspace.clone(), job);
+        let mut st = self.state.lock();
+        st.req_replies.retain(|(ns, _), _| ns != nspace);
+        st.jobs.insert(nspace.clone(), job);
+        drop(st);
         let me = self.arc();
         self.progress.post(move |r| me.retry_gets(r))?;
         Ok(())
@@ -302,6 +308,7 @@ impl Shared {
     pub fn deregister_nspace(&self, nspace: &PStr) {
         let mut st = self.state.lock();
         st.jobs.remove(nspace);
+        st.req_replies.retain(|(ns, _), _| ns != nspace);
         st.clients.retain(|p, _| &p.nspace != nspace);
         st.dead.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
@@ -754,14 +761,38 @@ impl Shared {
         let me = &peer.proc;
         match c {
             cmd::REQ => {
-                let mut p = Pack::new(mode);
-                p.string(Some(me.nspace.as_bytes()));
-                if let Some(job) = self.state.lock().jobs.get(&me.nspace) {
-                    for kv in job.req_reply() {
-                        p.kval(&kv);
+                // Every rank of a job gets the same reply: packed once per job and buffer
+                // type (a 1000-rank job's is about 100 kB, packed for each of 1000 ranks).
+                let cached = {
+                    let mut st = self.state.lock();
+                    let st = &mut *st;
+                    match st.jobs.get(&me.nspace) {
+                        Some(job) => Some(
+                            st.req_replies
+                                .entry((me.nspace.clone(), mode))
+                                .or_insert_with(|| {
+                                    let mut p = Pack::new(mode);
+                                    p.string(Some(me.nspace.as_bytes()));
+                                    for kv in job.req_reply() {
+                                        p.kval(&kv);
+                                    }
+                                    Arc::new(p.into_bytes())
+                                })
+                                .clone(),
+                        ),
+                        None => None,
+                    }
+                };
+                match cached {
+                    Some(payload) => {
+                        let _ = r.send(id, crate::wire::server_frame(tag, &payload));
+                    }
+                    None => {
+                        let mut p = Pack::new(mode);
+                        p.string(Some(me.nspace.as_bytes()));
+                        Self::reply(r, id, tag, p.into_bytes());
                     }
                 }
-                Self::reply(r, id, tag, p.into_bytes());
             }
             cmd::COMMIT => {
                 let mut parts = Vec::new();
