@@ -286,6 +286,15 @@ impl Pump {
         self.queue(PumpJob::Event(ev));
     }
 
+    /// Queues `ev` only if a handler registered now would receive it: for an event of this
+    /// process's own making (its connection closing) that no one asked for, which would
+    /// otherwise start the thread at every `PMIx_Finalize`.
+    pub fn send_if_handled(&self, ev: Event) {
+        if !self.inner.registry.chain(&ev).is_empty() {
+            self.send(ev);
+        }
+    }
+
     /// Queues another user callback (forwarded output) to run on the same thread, in order.
     pub fn run(&self, f: impl FnOnce() + Send + 'static) {
         self.queue(PumpJob::Run(Box::new(f)));

@@ -244,6 +244,11 @@ macro_rules! trace {
 /// Starts a server: binds the listener, starts the progress thread.
 pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
     let listener = TcpListener::bind(("127.0.0.1", cfg.port)).map_err(|_| Error::Unreach)?;
+    // std listens with a backlog of 128: a burst of clients starting together (a job of
+    // hundreds of ranks on one node) overflowed it, and each refused connection waited for
+    // the client's SYN retransmission (1 s, then 3 s...). Listening again on a listening
+    // socket only changes its backlog; the kernel caps it at net.core.somaxconn.
+    let _ = rustix::net::listen(&listener, 4096);
     let addr = listener.local_addr().map_err(|_| Error::Unreach)?;
     let uri = ServerUri {
         nspace: cfg.id.nspace.clone(),
