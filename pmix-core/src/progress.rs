@@ -430,8 +430,8 @@ impl Reactor {
                     let Some(mut f) = l.accept.take() else {
                         return;
                     };
-                    // Back to a blocking std stream: the handshake is read with blocking
-                    // reads and a timeout, as the reference does.
+                    // A blocking std stream, which the acceptor may read itself or hand to
+                    // `add_connection` (the server reads its handshakes here, non-blocking).
                     let std: std::net::TcpStream = match into_std(s) {
                         Some(s) => s,
                         None => {
