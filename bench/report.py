@@ -460,7 +460,7 @@ def main():
     tcps = sorted(r["tcp"] for r in R.runs if r["lib"] == "ours" and r["kind"] == "init" and r["tcp"] is not None)
     if tcps:
         tables.append(f"TCP sockets on the machine before our Init/Finalize jobs: {tcps[0]}–{tcps[-1]} "
-                      f"(our server reads the whole table once per connecting client: see the notes).\n")
+                      f"(until 59cce2c our server read the whole table once per connecting client: see the notes).\n")
     tables.append("N = 1: the \"peer\" of the peer-key and direct-modex figures is the process itself.\n")
     if slope.rows:
         tables.append(slope.render() + "\n")
@@ -512,8 +512,8 @@ def main():
                f"started; load average (1, 5, 15 min) at the start {m.get('load_start')}, at the end "
                f"{m.get('load_end')} (the end includes the 1000-client storm)\n"
                f"- TCP sockets on the machine (`/proc/net/tcp`, mostly TIME-WAIT) at the start "
-               f"{m.get('tcp_start')}, at the end {m.get('tcp_end')} (our server's handshake reads this "
-               f"table once per connection: see the notes)\n")
+               f"{m.get('tcp_start')}, at the end {m.get('tcp_end')} (our server's handshake read this "
+               f"table once per connection until 59cce2c: see the notes)\n")
     try:
         busy = float(m.get("busy_start", "0")) > 20
     except ValueError:

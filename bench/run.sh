@@ -32,6 +32,8 @@
 #                   [1]; BENCH_CONNECT_REPS=0 skips the figure
 #   BENCH_PIN       split: host on CPU 0, every client on CPU 1 (the progress threads too);
 #                   none: no pinning [split]
+#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi connect [all six];
+#                   e.g. BENCH_FIGURES="init tool connect" for the connection figures only
 #   BENCH_TIMEOUT   seconds before one job is killed and reported as hung [120]
 #   BENCH_INIT_TIMEOUT      the same for the Init/Finalize jobs [30] (the reference hangs in
 #                   PMIx_Init now and then: see docs/BENCHMARKS.md)
@@ -67,6 +69,7 @@ fi
 : "${BENCH_CONNECT_N:=1000}"
 : "${BENCH_CONNECT_REPS:=1}"
 : "${BENCH_PIN:=split}"
+: "${BENCH_FIGURES:=init main jobsize tool mpi connect}"
 : "${BENCH_TIMEOUT:=120}"
 : "${BENCH_CONNECT_TIMEOUT:=60}"
 : "${BENCH_INIT_TIMEOUT:=30}"
@@ -100,6 +103,7 @@ case $BENCH_PIN in
   none) pin=(-H -1 -C -1) ;;
   *) die "BENCH_PIN must be split or none" ;;
 esac
+wants() { case " $BENCH_FIGURES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 libdir() { [ "$1" = ref ] && echo "$REF_LIB" || echo "$OURS_LIB"; }
 
 # The exact commands, as run (one line each), and one line per job in runs.tsv:
@@ -185,23 +189,24 @@ echo "bench: reference $REF_LIB, ours $OURS_LIB; N = $BENCH_NS; $BENCH_REPS repe
 for rep in $(seq 1 "$BENCH_REPS"); do
   echo "== repetition $rep of $BENCH_REPS"
   for n in $BENCH_NS; do
-    for lib in ref ours; do init_job $lib "$n" "$rep"; done
-    for lib in ref ours; do main_job $lib "$n" "$n" "$rep"; done
+    if wants init; then for lib in ref ours; do init_job $lib "$n" "$rep"; done; fi
+    if wants main; then for lib in ref ours; do main_job $lib "$n" "$n" "$rep"; done; fi
   done
+  wants jobsize || BENCH_JOBSIZES=
   for j in $BENCH_JOBSIZES; do
     for lib in ref ours; do main_job $lib "$BENCH_JOBSIZE_N" "$j" "$rep" 1000 10 2; done
   done
-  if [ "$BENCH_TOOL_CONNECTS" -gt 0 ]; then
+  if [ "$BENCH_TOOL_CONNECTS" -gt 0 ] && wants tool; then
     for lib in ref ours; do tool_job $lib "$rep"; done
   fi
 done
-if [ $have_mpi = 1 ]; then
+if [ $have_mpi = 1 ] && wants mpi; then
   echo "== mpirun -np $BENCH_MPI_NP MPI hello, $BENCH_MPI_REPS runs per library"
   for rep in $(seq 1 "$BENCH_MPI_REPS"); do
     for lib in ref ours; do mpi_job $lib "$rep"; done
   done
 fi
-if [ "$BENCH_CONNECT_REPS" -gt 0 ]; then
+if [ "$BENCH_CONNECT_REPS" -gt 0 ] && wants connect; then
   echo "== $BENCH_CONNECT_N clients connecting at once"
   for rep in $(seq 1 "$BENCH_CONNECT_REPS"); do
     for lib in ref ours; do init_job $lib "$BENCH_CONNECT_N" "$rep" connect; done
@@ -241,6 +246,7 @@ echo "bench: measured in ${elapsed} s"
   echo "connect_reps=$BENCH_CONNECT_REPS"
   echo "timeout=$BENCH_TIMEOUT"
   echo "quick=${BENCH_QUICK:-0}"
+  echo "figures=$BENCH_FIGURES"
   echo "elapsed=$elapsed"
   echo "load_start=$load_start"
   echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -8,9 +8,9 @@
 //! `server_input.rs`).
 //!
 //! Checks, beyond "nothing panics" (libfuzzer-sys turns a panic on any thread, the server's
-//! progress and handshake threads included, into an abort that reports the input):
+//! progress thread included, into an abort that reports the input):
 //! * after the input is written and the write side shut, the server must close the
-//!   connection within `LIMIT` (it has read everything; a stuck thread fails here);
+//!   connection within `LIMIT` (it has read everything; a stuck handshake fails here);
 //! * a valid handshake gets a success reply;
 //! * a task posted to the server's progress thread runs within `LIMIT` (it is alive);
 //! * every `PMIX_FUZZ_HEALTH_EVERY` inputs (default 256; 1 to check after each input when

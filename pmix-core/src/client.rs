@@ -396,7 +396,7 @@ impl Client {
         let events = self.pump.clone();
         let server = self.server.clone();
         conn.on_lost(move |_r, _why| {
-            events.send(Event {
+            events.send_if_handled(Event {
                 code: PMIX_ERR_LOST_CONNECTION,
                 source: server,
                 range: PMIX_RANGE_PROC_LOCAL,

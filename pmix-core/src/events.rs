@@ -254,9 +254,18 @@ impl Registry {
 /// no handler ever runs on the progress thread: a handler that blocks (or waits for a lock
 /// its process holds while it waits in a PMIx call, as language bindings do with their
 /// interpreter lock) then stalls only other events, never the replies the process waits for.
+///
+/// The thread starts with the first job: most processes never receive an event, and a
+/// thread per process at `PMIx_Init` was a measurable part of its cost with many ranks
+/// sharing a CPU.
 #[derive(Clone)]
 pub struct Pump {
-    tx: crossbeam_channel::Sender<PumpJob>,
+    inner: Arc<PumpInner>,
+}
+
+struct PumpInner {
+    registry: Arc<Registry>,
+    tx: std::sync::OnceLock<crossbeam_channel::Sender<PumpJob>>,
 }
 
 impl std::fmt::Debug for Pump {
@@ -281,32 +290,56 @@ pub fn on_event_thread() -> bool {
 }
 
 impl Pump {
-    /// Starts the thread for `registry`; it ends when the last `Pump` clone is dropped.
+    /// A pump for `registry`; its thread starts with the first job and ends when the last
+    /// `Pump` clone is dropped.
     pub fn start(registry: Arc<Registry>) -> Pump {
-        let (tx, rx) = crossbeam_channel::unbounded::<PumpJob>();
-        // Without a thread, the jobs are dropped rather than run where they could deadlock.
-        let _ = std::thread::Builder::new()
-            .name("pmix-events".into())
-            .spawn(move || {
-                ON_EVENT_THREAD.with(|c| c.set(true));
-                for job in rx {
-                    match job {
-                        PumpJob::Event(ev) => registry.deliver(ev, None),
-                        PumpJob::Run(f) => f(),
+        Pump {
+            inner: Arc::new(PumpInner {
+                registry,
+                tx: std::sync::OnceLock::new(),
+            }),
+        }
+    }
+
+    fn queue(&self, job: PumpJob) {
+        let tx = self.inner.tx.get_or_init(|| {
+            let (tx, rx) = crossbeam_channel::unbounded::<PumpJob>();
+            let registry = self.inner.registry.clone();
+            // Without a thread, the jobs are dropped rather than run where they could
+            // deadlock.
+            let _ = std::thread::Builder::new()
+                .name("pmix-events".into())
+                .spawn(move || {
+                    ON_EVENT_THREAD.with(|c| c.set(true));
+                    for job in rx {
+                        match job {
+                            PumpJob::Event(ev) => registry.deliver(ev, None),
+                            PumpJob::Run(f) => f(),
+                        }
                     }
-                }
-            });
-        Pump { tx }
+                });
+            tx
+        });
+        let _ = tx.send(job);
     }
 
     /// Queues `ev` for its handlers.
     pub fn send(&self, ev: Event) {
-        let _ = self.tx.send(PumpJob::Event(ev));
+        self.queue(PumpJob::Event(ev));
+    }
+
+    /// Queues `ev` only if a handler registered now would receive it: for an event of this
+    /// process's own making (its connection closing) that no one asked for, which would
+    /// otherwise start the thread at every `PMIx_Finalize`.
+    pub fn send_if_handled(&self, ev: Event) {
+        if !self.inner.registry.chain(&ev).is_empty() {
+            self.send(ev);
+        }
     }
 
     /// Queues another user callback (forwarded output) to run on the same thread, in order.
     pub fn run(&self, f: impl FnOnce() + Send + 'static) {
-        let _ = self.tx.send(PumpJob::Run(Box::new(f)));
+        self.queue(PumpJob::Run(Box::new(f)));
     }
 }
 

@@ -75,6 +75,8 @@ struct Conn {
     writable_registered: bool,
     /// Close once the output queue has drained.
     closing: bool,
+    /// Framing and handler that take over once the running handler returns (`rebind`).
+    rebind: Option<(Box<dyn Framing>, Box<dyn ConnHandler>)>,
 }
 
 struct Listener {
@@ -168,9 +170,30 @@ impl Reactor {
                 out_pos: 0,
                 writable_registered: false,
                 closing: false,
+                rebind: None,
             },
         );
         Ok(ConnId(token.0))
+    }
+
+    /// Replaces the framing and the handler of `id` (a connection that changes protocol,
+    /// such as one whose handshake is done). Called from the connection's own handler, the
+    /// new pair takes over when that handler returns, for the rest of the bytes already
+    /// read too.
+    pub fn rebind(
+        &mut self,
+        id: ConnId,
+        framing: Box<dyn Framing>,
+        handler: Box<dyn ConnHandler>,
+    ) -> Result<()> {
+        let c = self.conns.get_mut(&Token(id.0)).ok_or(Error::Unreach)?;
+        if c.handler.is_some() {
+            c.framing = framing;
+            c.handler = Some(handler);
+        } else {
+            c.rebind = Some((framing, handler));
+        }
+        Ok(())
     }
 
     /// Accepts connections on `listener` (made non-blocking here) and hands each one, as a
@@ -372,7 +395,13 @@ impl Reactor {
                     };
                     h.on_message(self, ConnId(token.0), msg);
                     match self.conns.get_mut(&token) {
-                        Some(c) => c.handler = Some(h),
+                        Some(c) => match c.rebind.take() {
+                            Some((framing, next)) => {
+                                c.framing = framing;
+                                c.handler = Some(next);
+                            }
+                            None => c.handler = Some(h),
+                        },
                         // The handler closed its own connection: drop_conn found no
                         // handler to tell (it was taken out), so tell it here.
                         None => h.on_closed(self, ConnId(token.0), Error::Unreach),
@@ -401,8 +430,8 @@ impl Reactor {
                     let Some(mut f) = l.accept.take() else {
                         return;
                     };
-                    // Back to a blocking std stream: the handshake is read with blocking
-                    // reads and a timeout, as the reference does.
+                    // A blocking std stream, which the acceptor may read itself or hand to
+                    // `add_connection` (the server reads its handshakes here, non-blocking).
                     let std: std::net::TcpStream = match into_std(s) {
                         Some(s) => s,
                         None => {

@@ -1,9 +1,9 @@
 //! The server role: a TCP listener on loopback, the handshake, and every client command
 //! of the protocol, answered from the server's own stores or through the [`Host`].
 //!
-//! Threads: the progress thread owns the connections and runs [`Shared::dispatch`]. A
-//! handshake runs on a short-lived thread of its own (blocking reads with a deadline), so a
-//! slow or hostile peer cannot stall the others. The state lives behind one mutex that is
+//! Threads: the progress thread owns the connections, reads their handshakes (non-blocking,
+//! with a deadline, so a slow or hostile peer stalls nothing) and runs [`Shared::dispatch`].
+//! The state lives behind one mutex that is
 //! never held while the host or a user callback runs: host answers come back through
 //! `Done` callbacks that post to the progress thread.
 //!
@@ -13,8 +13,8 @@
 //! requests close the offending connection and nothing else.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ use crate::codec::BufferType;
 use crate::datastore::{JobRecord, ModexStore, blob_of};
 use crate::events::{Event, Registry};
 use crate::host::{Host, Upcall};
-use crate::progress::{ConnHandler, ConnId, Message, Progress, Reactor, TimerId};
+use crate::progress::{ConnHandler, ConnId, Framing, Message, Progress, Reactor, TimerId};
 use crate::values::{Info, Kval, PStr, Pdata, Proc, Value};
 use crate::wire::msg::{Pack, Unpack};
 use crate::wire::{Hello, PeerKind, ServerUri, ToolReply, WireFraming, cmd, handshake};
@@ -176,6 +176,9 @@ struct State {
     next_iof: usize,
     /// Members of the groups constructed here, by group id.
     groups: HashMap<Vec<u8>, Vec<Proc>>,
+    /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
+    /// the namespace is registered again or deregistered.
+    req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
 }
 
 /// State shared by the API threads, the progress thread and handshake threads.
@@ -245,6 +248,11 @@ macro_rules! trace {
 /// Starts a server: binds the listener, starts the progress thread.
 pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
     let listener = TcpListener::bind(("127.0.0.1", cfg.port)).map_err(|_| Error::Unreach)?;
+    // std listens with a backlog of 128: a burst of clients starting together (a job of
+    // hundreds of ranks on one node) overflowed it, and each refused connection waited for
+    // the client's SYN retransmission (1 s, then 3 s...). Listening again on a listening
+    // socket only changes its backlog; the kernel caps it at net.core.somaxconn.
+    let _ = rustix::net::listen(&listener, 4096);
     let addr = listener.local_addr().map_err(|_| Error::Unreach)?;
     let uri = ServerUri {
         nspace: cfg.id.nspace.clone(),
@@ -268,11 +276,10 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         .call(Some(Duration::from_secs(30)), move |r, done| {
             let res = r.add_listener(
                 listener,
-                Box::new(move |_r, stream| {
-                    let Some(s) = weak.upgrade() else { return };
-                    let _ = std::thread::Builder::new()
-                        .name("pmix-handshake".into())
-                        .spawn(move || s.handshake(stream));
+                Box::new(move |r, stream| {
+                    if let Some(s) = weak.upgrade() {
+                        s.accept(r, stream);
+                    }
                 }),
             );
             done.complete(res);
@@ -292,7 +299,10 @@ impl Shared {
     pub fn register_nspace(&self, nspace: &PStr, nlocal: u32, info: &[Info]) -> Result<()> {
         trace!("server: register {nspace} nlocal {nlocal}: {info:?}");
         let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
-        self.state.lock().jobs.insert(nspace.clone(), job);
+        let mut st = self.state.lock();
+        st.req_replies.retain(|(ns, _), _| ns != nspace);
+        st.jobs.insert(nspace.clone(), job);
+        drop(st);
         let me = self.arc();
         self.progress.post(move |r| me.retry_gets(r))?;
         Ok(())
@@ -307,6 +317,7 @@ impl Shared {
     pub fn deregister_nspace(&self, nspace: &PStr) {
         let mut st = self.state.lock();
         st.jobs.remove(nspace);
+        st.req_replies.retain(|(ns, _), _| ns != nspace);
         st.clients.retain(|p, _| &p.nspace != nspace);
         st.dead.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
@@ -480,23 +491,51 @@ impl Shared {
 
     // ---- handshake ------------------------------------------------------------------
 
-    fn handshake(self: Arc<Self>, mut s: TcpStream) {
-        let _ = s.set_read_timeout(Some(HANDSHAKE_WAIT));
-        let _ = s.set_write_timeout(Some(HANDSHAKE_WAIT));
-        let mut h = [0u8; 16];
-        if s.read_exact(&mut h).is_err() {
-            return;
-        }
-        let Ok(n) = Hello::body_len(&h) else { return };
-        let mut body = vec![0u8; n];
-        if s.read_exact(&mut body).is_err() {
-            return;
-        }
-        let Ok(hello) = Hello::parse(&body) else {
+    /// A new connection: its handshake is read on the progress thread, like every other
+    /// message (a thread per connection made a burst of connections a burst of threads).
+    /// A peer that has not completed its handshake within `HANDSHAKE_WAIT` is dropped.
+    fn accept(self: &Arc<Self>, r: &mut Reactor, stream: TcpStream) {
+        let addrs = stream.local_addr().ok().zip(stream.peer_addr().ok());
+        let phase = Arc::new(AtomicU8::new(HELLO));
+        let handler = Box::new(HelloConn {
+            server: self.clone(),
+            addrs,
+            phase: phase.clone(),
+        });
+        let Ok(id) = r.add_connection(stream, Box::new(HelloFraming), handler) else {
             return;
         };
+        r.schedule(HANDSHAKE_WAIT, move |r| {
+            // Still waiting for the hello, or for the host to name a tool.
+            match phase.swap(DONE, Ordering::SeqCst) {
+                HELLO => Self::refuse(r, id, None),
+                HOST => Self::refuse(r, id, Some(PMIX_ERR_TIMEOUT)),
+                _ => {}
+            }
+        });
+    }
+
+    /// Answers a handshake that failed with `status` (if any) and closes the connection.
+    fn refuse(r: &mut Reactor, id: ConnId, status: Option<pmix_status_t>) {
+        if let Some(s) = status {
+            let _ = r.send(id, (s as u32).to_be_bytes().to_vec());
+        }
+        r.close(id, Error::Unreach);
+    }
+
+    fn handshake(
+        self: &Arc<Self>,
+        r: &mut Reactor,
+        id: ConnId,
+        body: &[u8],
+        addrs: Option<(SocketAddr, SocketAddr)>,
+        phase: &Arc<AtomicU8>,
+    ) {
+        let Ok(hello) = Hello::parse(body) else {
+            return Self::refuse(r, id, None);
+        };
         if !matches!(hello.bfrops.as_bytes(), b"v41" | b"v4") {
-            return;
+            return Self::refuse(r, id, None);
         }
         // Native security: the credential (clients) or the stated ids (tools) must match
         // the registration, and, unlike the reference, the kernel's owner of the socket.
@@ -505,53 +544,60 @@ impl Shared {
         } else if hello.psec.as_bytes() == b"native" {
             match handshake::parse_native_cred(&hello.cred) {
                 Some(ids) => ids,
-                None => return,
+                None => return Self::refuse(r, id, None),
             }
         } else if hello.psec.as_bytes() == b"none" {
             (u32::MAX, u32::MAX)
         } else {
-            return;
+            return Self::refuse(r, id, None);
         };
         if self.cfg.check_peer_uid && hello.psec.as_bytes() == b"native" {
-            let real = match (s.local_addr(), s.peer_addr()) {
-                (Ok(l), Ok(p)) => crate::wire::tcp_peer_uid(l, p),
-                _ => None,
-            };
+            let real = addrs.and_then(|(l, p)| crate::wire::tcp_peer_uid(l, p));
             if real.is_some_and(|real| real != uid) {
-                let _ = s.write_all(&(PMIX_ERR_INVALID_CRED as u32).to_be_bytes());
-                return;
+                return Self::refuse(r, id, Some(PMIX_ERR_INVALID_CRED));
             }
         }
         if hello.kind.is_tool() {
-            self.tool_handshake(s, hello);
-            return;
+            return self.tool_handshake(r, id, hello, phase);
         }
-        let Some(id) = hello.id.clone() else { return };
+        let Some(proc) = hello.id.clone() else {
+            return Self::refuse(r, id, None);
+        };
         let index = {
             let mut st = self.state.lock();
-            let Some(reg) = st.clients.get(&id).copied() else {
-                return;
+            let Some(reg) = st.clients.get(&proc).copied() else {
+                drop(st);
+                return Self::refuse(r, id, None);
             };
-            if !st.jobs.contains_key(&id.nspace) {
-                return;
+            if !st.jobs.contains_key(&proc.nspace) {
+                drop(st);
+                return Self::refuse(r, id, None);
             }
             if hello.psec.as_bytes() == b"native" && (reg.uid != uid || reg.gid != gid) {
                 drop(st);
-                let _ = s.write_all(&(PMIX_ERR_INVALID_CRED as u32).to_be_bytes());
-                return;
+                return Self::refuse(r, id, Some(PMIX_ERR_INVALID_CRED));
             }
             st.next_index += 1;
             st.next_index - 1
         };
+        phase.store(DONE, Ordering::SeqCst);
         let mut reply = (PMIX_SUCCESS as u32).to_be_bytes().to_vec();
         reply.extend_from_slice(&index.to_be_bytes());
-        if s.write_all(&reply).is_err() {
+        if r.send(id, reply).is_err() {
             return;
         }
-        self.adopt(s, id, hello.buffer_type, hello.kind);
+        self.attach(r, id, proc, hello.buffer_type, hello.kind);
     }
 
-    fn tool_handshake(self: Arc<Self>, mut s: TcpStream, hello: Hello) {
+    /// A tool's handshake: the host names the tool (`tool_connected`), possibly later and
+    /// from another thread; the answer comes back to the progress thread.
+    fn tool_handshake(
+        self: &Arc<Self>,
+        r: &mut Reactor,
+        id: ConnId,
+        hello: Hello,
+        phase: &Arc<AtomicU8>,
+    ) {
         let mut info = hello.info.clone();
         info.push(Info::new(
             PMIX_VERSION_INFO.to_bytes(),
@@ -566,67 +612,88 @@ impl Shared {
             ));
             info.push(Info::new(PMIX_RANK.to_bytes(), Value::ProcRank(id.rank)));
         }
-        let assigned: Result<Proc> = if self.host.provides(Upcall::ToolConnected) {
-            let (tx, rx) = crossbeam_channel::bounded(1);
-            self.host.tool_connected(
-                &info,
-                Box::new(move |r| {
-                    let _ = tx.send(r);
-                }),
-            );
-            rx.recv_timeout(HANDSHAKE_WAIT)
-                .unwrap_or(Err(Error::Timeout))
-        } else if let Some(id) = hello.id.clone() {
-            Ok(id)
-        } else {
-            Err(Error::NotSupported)
-        };
-        let id = match assigned {
-            Ok(id) => id,
-            Err(e) => {
-                let _ = s.write_all(&(e.status() as u32).to_be_bytes());
-                return;
-            }
+        if !self.host.provides(Upcall::ToolConnected) {
+            phase.store(DONE, Ordering::SeqCst);
+            let assigned = hello.id.clone().ok_or(Error::NotSupported);
+            return self.tool_answer(r, id, hello, assigned);
+        }
+        phase.store(HOST, Ordering::SeqCst);
+        let (me, phase) = (self.clone(), phase.clone());
+        self.host.tool_connected(
+            &info,
+            Box::new(move |assigned| {
+                let server = me.clone();
+                let _ = server.progress.post(move |r| {
+                    // Not if the connection timed out, or closed, in the meantime.
+                    if phase
+                        .compare_exchange(HOST, DONE, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
+                        me.tool_answer(r, id, hello, assigned);
+                    }
+                });
+            }),
+        );
+    }
+
+    fn tool_answer(
+        self: &Arc<Self>,
+        r: &mut Reactor,
+        id: ConnId,
+        hello: Hello,
+        assigned: Result<Proc>,
+    ) {
+        let proc = match assigned {
+            Ok(p) => p,
+            Err(e) => return Self::refuse(r, id, Some(e.status())),
         };
         let reply = ToolReply {
             status: PMIX_SUCCESS,
-            assigned: hello.kind.needs_id().then(|| id.clone()),
+            assigned: hello.kind.needs_id().then(|| proc.clone()),
             server: self.cfg.id.clone(),
             cred_status: PMIX_SUCCESS,
         };
-        if s.write_all(&reply.encode()).is_err() {
+        if r.send(id, reply.encode()).is_err() {
             return;
         }
-        self.adopt(s, id, hello.buffer_type, hello.kind);
+        self.attach(r, id, proc, hello.buffer_type, hello.kind);
     }
 
-    /// Hands a connection that passed its handshake to the progress thread.
-    fn adopt(self: Arc<Self>, s: TcpStream, proc: Proc, mode: BufferType, kind: PeerKind) {
-        let _ = s.set_read_timeout(None);
-        let me = self.clone();
-        let _ = self.progress.post(move |r| {
-            let handler = Box::new(PeerConn { server: me.clone() });
-            let Ok(id) = r.add_connection(s, Box::new(WireFraming::default()), handler) else {
-                return;
-            };
-            let mut st = me.state.lock();
-            // A rank that connects again (after a fork, or a restart) is alive again.
-            st.dead.remove(&proc);
-            st.peers.insert(
-                id,
-                Peer {
-                    proc: proc.clone(),
-                    mode,
-                    kind,
-                    finalized: false,
-                    codes: Vec::new(),
-                },
-            );
-            drop(st);
-            if !kind.is_tool() && me.host.provides(Upcall::ClientConnected) {
-                me.host.client_connected(&proc, &[], Box::new(|_| {}));
-            }
+    /// A connection that passed its handshake becomes a peer: the wire's framing and the
+    /// request dispatcher take it over.
+    fn attach(
+        self: &Arc<Self>,
+        r: &mut Reactor,
+        id: ConnId,
+        proc: Proc,
+        mode: BufferType,
+        kind: PeerKind,
+    ) {
+        let handler = Box::new(PeerConn {
+            server: self.clone(),
         });
+        if r.rebind(id, Box::new(WireFraming::default()), handler)
+            .is_err()
+        {
+            return;
+        }
+        let mut st = self.state.lock();
+        // A rank that connects again (after a fork, or a restart) is alive again.
+        st.dead.remove(&proc);
+        st.peers.insert(
+            id,
+            Peer {
+                proc: proc.clone(),
+                mode,
+                kind,
+                finalized: false,
+                codes: Vec::new(),
+            },
+        );
+        drop(st);
+        if !kind.is_tool() && self.host.provides(Upcall::ClientConnected) {
+            self.host.client_connected(&proc, &[], Box::new(|_| {}));
+        }
     }
 
     // ---- dispatch -------------------------------------------------------------------
@@ -715,14 +782,38 @@ impl Shared {
         let me = &peer.proc;
         match c {
             cmd::REQ => {
-                let mut p = Pack::new(mode);
-                p.string(Some(me.nspace.as_bytes()));
-                if let Some(job) = self.state.lock().jobs.get(&me.nspace) {
-                    for kv in job.req_reply() {
-                        p.kval(&kv);
+                // Every rank of a job gets the same reply: packed once per job and buffer
+                // type (a 1000-rank job's is about 100 kB, packed for each of 1000 ranks).
+                let cached = {
+                    let mut st = self.state.lock();
+                    let st = &mut *st;
+                    match st.jobs.get(&me.nspace) {
+                        Some(job) => Some(
+                            st.req_replies
+                                .entry((me.nspace.clone(), mode))
+                                .or_insert_with(|| {
+                                    let mut p = Pack::new(mode);
+                                    p.string(Some(me.nspace.as_bytes()));
+                                    for kv in job.req_reply() {
+                                        p.kval(&kv);
+                                    }
+                                    Arc::new(p.into_bytes())
+                                })
+                                .clone(),
+                        ),
+                        None => None,
+                    }
+                };
+                match cached {
+                    Some(payload) => {
+                        let _ = r.send(id, crate::wire::server_frame(tag, &payload));
+                    }
+                    None => {
+                        let mut p = Pack::new(mode);
+                        p.string(Some(me.nspace.as_bytes()));
+                        Self::reply(r, id, tag, p.into_bytes());
                     }
                 }
-                Self::reply(r, id, tag, p.into_bytes());
             }
             cmd::COMMIT => {
                 let mut parts = Vec::new();
@@ -1860,6 +1951,56 @@ impl Shared {
 
 struct PeerConn {
     server: Arc<Shared>,
+}
+
+/// Phases of a connection's handshake (`HelloConn`): waiting for the hello, waiting for the
+/// host to name a tool, over (answered, refused, timed out or closed).
+const HELLO: u8 = 0;
+const HOST: u8 = 1;
+const DONE: u8 = 2;
+
+/// Splits the handshake off a new connection: the 16-byte header and the body it announces.
+struct HelloFraming;
+
+impl Framing for HelloFraming {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+        let Some(h) = buf.first_chunk::<16>() else {
+            return Ok(None);
+        };
+        let n = Hello::body_len(h)?;
+        Ok(buf.get(16..16 + n).map(|body| {
+            (
+                16 + n,
+                Message {
+                    tag: 0,
+                    payload: body.to_vec(),
+                },
+            )
+        }))
+    }
+}
+
+/// A connection whose handshake is not done: its one message is the hello.
+struct HelloConn {
+    server: Arc<Shared>,
+    /// (ours, the peer's), to look up the socket's owner.
+    addrs: Option<(SocketAddr, SocketAddr)>,
+    phase: Arc<AtomicU8>,
+}
+
+impl ConnHandler for HelloConn {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+        if self.phase.load(Ordering::SeqCst) != HELLO {
+            // Bytes before the handshake's answer: not the protocol.
+            self.phase.store(DONE, Ordering::SeqCst);
+            return Shared::refuse(r, id, None);
+        }
+        self.server
+            .handshake(r, id, &msg.payload, self.addrs, &self.phase);
+    }
+    fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {
+        self.phase.store(DONE, Ordering::SeqCst);
+    }
 }
 
 impl ConnHandler for PeerConn {

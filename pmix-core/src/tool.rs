@@ -115,7 +115,13 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
         .map(|p| p.to_string())
         .or_else(|| text(info, PMIX_SERVER_NSPACE));
     if let Some(n) = named {
-        let found = search(&sysdir, &format!("pmix.{host}.tool.{n}"));
+        let name = format!("pmix.{host}.tool.{n}");
+        // Where servers write it, at the top of the system tmpdir; only then the search
+        // below it, which reads every directory there (a session's can be large).
+        if let Ok(uri) = from_file(&sysdir.join(&name)) {
+            return Ok(Some((uri, kind)));
+        }
+        let found = search(&sysdir, &name);
         let (_, r) = found.into_iter().next().ok_or(Error::NotFound)?;
         return Ok(Some((ServerUri::parse(&r.uri)?, kind)));
     }

@@ -184,3 +184,78 @@ fn get_and_fence_honour_timeouts_and_a_dead_peer_fails_the_fence() {
     assert_eq!(r.unwrap_err().status(), PMIX_ERR_PARTIAL_SUCCESS);
     assert!(took < Duration::from_secs(5));
 }
+
+/// Names every tool "tools" rank 0, answering from another thread once `go` is sent (the
+/// way a resource manager answers after asking the rest of its system).
+struct LateToolHost {
+    go: Mutex<Option<std::sync::mpsc::Receiver<()>>>,
+}
+
+impl pmix_core::host::Host for LateToolHost {
+    fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
+        upcall == pmix_core::host::Upcall::ToolConnected
+    }
+    fn tool_connected(&self, _info: &[Info], done: pmix_core::host::Done<Proc>) {
+        let go = self.go.lock().unwrap().take().expect("one tool");
+        std::thread::spawn(move || {
+            go.recv().expect("go");
+            done(Ok(Proc::new("tools", 0)));
+        });
+    }
+}
+
+#[test]
+fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
+    use std::io::{Read, Write};
+    let (go_tx, go_rx) = std::sync::mpsc::channel();
+    let host = Arc::new(LateToolHost {
+        go: Mutex::new(Some(go_rx)),
+    });
+    let cfg = ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    };
+    let s = server::start(host, cfg).expect("server");
+    let ns = PStr::from("ns");
+    s.register_nspace(&ns, 1, &[Info::new(key(PMIX_JOB_SIZE), Value::Uint32(1))])
+        .expect("register");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let p = Proc::new("ns", 0);
+    s.register_client(&p, uid, gid).expect("client");
+    let vars = s.setup_fork(&p);
+    let env = ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+        .expect("env")
+        .expect("not a singleton");
+    // A peer that sent 10 bytes of a handshake header and nothing more, another that sent
+    // nothing at all: both stay connected, unanswered.
+    let mut partial = std::net::TcpStream::connect(env.uri.addr).expect("connect");
+    partial.write_all(&[0xff; 10]).expect("write");
+    let _silent = std::net::TcpStream::connect(env.uri.addr).expect("connect");
+    // A tool whose identity the host gives later, from another thread.
+    let uri = s.uri.clone();
+    let tool = std::thread::spawn(move || {
+        pmix_core::tool::connect(&uri, pmix_core::wire::PeerKind::ToolNeedsId, None, vec![])
+            .map(|c| c.me.clone())
+    });
+    // Meanwhile a client completes its handshake and gets its job data.
+    let c = Client::connect(Some(env)).expect("client connects while the others wait");
+    let size = c
+        .get(
+            &Proc::new("ns", PMIX_RANK_WILDCARD),
+            PMIX_JOB_SIZE.to_bytes(),
+            &[],
+        )
+        .expect("job size");
+    assert_eq!(size.as_u64(), Some(1));
+    // The host answers; the tool gets the identity it was given.
+    go_tx.send(()).expect("go");
+    assert_eq!(tool.join().unwrap().expect("tool"), Proc::new("tools", 0));
+    // The partial handshake is still unanswered (the server only drops it at its deadline).
+    partial.set_nonblocking(true).expect("non-blocking");
+    let mut b = [0u8; 4];
+    assert_eq!(
+        partial.read(&mut b).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::WouldBlock)
+    );
+    c.finalize().expect("finalize");
+}

@@ -291,3 +291,71 @@ fn eof_pending_with_partial_message_closes() {
         assert!(log.lock().unwrap().msgs.is_empty());
     }
 }
+
+/// Takes a fixed-size first message (a "handshake"), answers "ok" and hands the connection
+/// to `LenPrefixed` framing and an `Echo` handler.
+struct Greeter {
+    log: Arc<Mutex<Log>>,
+}
+
+/// Messages of exactly 4 bytes.
+struct Fixed4;
+
+impl Framing for Fixed4 {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+        Ok(buf.get(..4).map(|p| {
+            (
+                4,
+                Message {
+                    tag: 1,
+                    payload: p.to_vec(),
+                },
+            )
+        }))
+    }
+}
+
+impl ConnHandler for Greeter {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+        assert_eq!(msg.payload, b"helo");
+        r.send(id, frame(b"ok")).unwrap();
+        r.rebind(
+            id,
+            Box::new(LenPrefixed { max: 1 << 10 }),
+            Box::new(Echo(self.log.clone())),
+        )
+        .unwrap();
+    }
+    fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {
+        panic!("the greeter is gone once the greeting is done");
+    }
+}
+
+#[test]
+fn rebind_hands_the_rest_of_the_bytes_to_the_new_framing_and_handler() {
+    let p = Progress::start("test-progress").unwrap();
+    let log = Arc::new(Mutex::new(Log::default()));
+    let (mut peer, ours) = pair();
+    let l2 = log.clone();
+    p.post(move |r| {
+        r.add_connection(ours, Box::new(Fixed4), Box::new(Greeter { log: l2 }))
+            .unwrap();
+    })
+    .unwrap();
+    // The greeting and two framed messages in one write: the bytes after the greeting are
+    // already read when the handler rebinds, and must go to the new framing.
+    let mut all = b"helo".to_vec();
+    all.extend(frame(b"first"));
+    all.extend(frame(b"second"));
+    peer.write_all(&all).unwrap();
+    assert_eq!(read_frame(&mut peer), b"ok");
+    assert_eq!(read_frame(&mut peer), b"first");
+    assert_eq!(read_frame(&mut peer), b"second");
+    // The new handler is told of the end.
+    drop(peer);
+    wait_until(|| log.lock().unwrap().closed.len() == 1);
+    assert_eq!(
+        log.lock().unwrap().msgs,
+        vec![b"first".to_vec(), b"second".to_vec()]
+    );
+}
