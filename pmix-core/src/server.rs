@@ -167,6 +167,9 @@ struct State {
     next_get: u64,
     /// Processes whose connection dropped before they finalized.
     dead: HashSet<Proc>,
+    /// Clients that finalized or were deregistered: no longer expected in collectives over
+    /// their job.
+    ended: HashSet<Proc>,
     /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
     dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
     /// Paths to remove when a connection ends (`PMIX_REGISTER_CLEANUP*`).
@@ -320,6 +323,7 @@ impl Shared {
         st.req_replies.retain(|(ns, _), _| ns != nspace);
         st.clients.retain(|p, _| &p.nspace != nspace);
         st.dead.retain(|p| &p.nspace != nspace);
+        st.ended.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
     }
 
@@ -327,13 +331,16 @@ impl Shared {
     pub fn register_client(&self, proc: &Proc, uid: u32, gid: u32) -> Result<()> {
         let mut st = self.state.lock();
         st.dead.remove(proc);
+        st.ended.remove(proc);
         st.clients.insert(proc.clone(), ClientReg { uid, gid });
         Ok(())
     }
 
     /// `PMIx_server_deregister_client`.
     pub fn deregister_client(&self, proc: &Proc) {
-        self.state.lock().clients.remove(proc);
+        let mut st = self.state.lock();
+        st.clients.remove(proc);
+        st.ended.insert(proc.clone());
     }
 
     /// `PMIx_server_setup_fork`: the environment a client needs (section 4).
@@ -680,6 +687,7 @@ impl Shared {
         let mut st = self.state.lock();
         // A rank that connects again (after a fork, or a restart) is alive again.
         st.dead.remove(&proc);
+        st.ended.remove(&proc);
         st.peers.insert(
             id,
             Peer {
@@ -1317,20 +1325,34 @@ impl Shared {
                 _ => vec![p.clone()],
             })
             .collect();
+        // The local ranks of a registered job are its ranks on this node whether or not
+        // they have been registered as clients yet (a host may register and fork them one
+        // by one while the first already take part in a collective); of any other
+        // namespace, the clients registered here.
         for p in &expanded {
+            let job = st.jobs.get(&p.nspace);
             if p.rank == PMIX_RANK_WILDCARD {
-                let mine: Vec<Proc> = st
+                let mut mine: BTreeSet<Proc> = st
                     .clients
                     .keys()
                     .filter(|c| c.nspace == p.nspace)
                     .cloned()
                     .collect();
-                let size = st.jobs.get(&p.nspace).map(|j| j.job_size() as usize);
-                if size != Some(mine.len()) {
+                if let Some(j) = job {
+                    mine.extend(
+                        j.local_ranks()
+                            .iter()
+                            .map(|&r| Proc::new(p.nspace.clone(), r))
+                            .filter(|q| !st.ended.contains(q)),
+                    );
+                }
+                if job.map(|j| j.job_size() as usize) != Some(mine.len()) {
                     all_local = false;
                 }
                 local.extend(mine);
-            } else if st.clients.contains_key(p) {
+            } else if st.clients.contains_key(p)
+                || (job.is_some_and(|j| j.local_ranks().contains(&p.rank)) && !st.ended.contains(p))
+            {
                 local.insert(p.clone());
             } else {
                 all_local = false;
@@ -1911,6 +1933,9 @@ impl Shared {
             for (_, c) in mine {
                 c.run(uid);
             }
+        }
+        if peer.finalized {
+            self.state.lock().ended.insert(peer.proc.clone());
         }
         if peer.finalized || peer.kind.is_tool() {
             return;

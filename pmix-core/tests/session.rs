@@ -259,3 +259,51 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
     );
     c.finalize().expect("finalize");
 }
+
+/// A host may register and fork a job's clients one by one: a fence over the job that the
+/// first rank enters before the second is even registered must wait for the second (it is
+/// one of the job's local ranks), not complete without it.
+#[test]
+fn a_fence_waits_for_local_ranks_not_yet_registered() {
+    let cfg = ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    };
+    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let ns = PStr::from("ns");
+    let info = vec![
+        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(2)),
+        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(2)),
+        Info::new(key(PMIX_LOCAL_PEERS), Value::String(Some("0,1".into()))),
+    ];
+    s.register_nspace(&ns, 2, &info).expect("register");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let env_of = |r: u32| {
+        let p = Proc::new("ns", r);
+        s.register_client(&p, uid, gid).expect("client");
+        let vars = s.setup_fork(&p);
+        ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+            .expect("env")
+            .expect("not a singleton")
+    };
+    let c0 = Arc::new(Client::connect(Some(env_of(0))).expect("connect 0"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let first = {
+        let c0 = c0.clone();
+        std::thread::spawn(move || {
+            let r = c0.fence(&[], &[]);
+            let _ = tx.send(());
+            r
+        })
+    };
+    // Rank 1 does not exist yet: rank 0's fence must still be waiting.
+    assert!(
+        rx.recv_timeout(Duration::from_millis(300)).is_err(),
+        "the fence completed without rank 1"
+    );
+    let c1 = Client::connect(Some(env_of(1))).expect("connect 1");
+    c1.fence(&[], &[]).expect("fence of rank 1");
+    first.join().unwrap().expect("fence of rank 0");
+    c1.finalize().unwrap();
+    c0.finalize().unwrap();
+}

@@ -19,6 +19,9 @@ pub struct JobRecord {
     data: JobData,
     node_map: Option<Vec<u8>>,
     proc_map: Option<Vec<u8>>,
+    /// [`JobRecord::local_ranks`], computed when the registration changes (collectives
+    /// consult it on every arrival).
+    local: Vec<u32>,
 }
 
 impl JobRecord {
@@ -55,6 +58,7 @@ impl JobRecord {
             data,
             node_map: None,
             proc_map: None,
+            local: Vec::new(),
         };
         r.add_info(info)?;
         Ok(r)
@@ -84,6 +88,7 @@ impl JobRecord {
         if maps_changed {
             next.expand_maps()?;
         }
+        next.local = next.find_local_ranks();
         *self = next;
         Ok(())
     }
@@ -188,7 +193,11 @@ impl JobRecord {
     /// The ranks on this server's node: the `pmix.lpeers` of the node named `my_hostname`;
     /// else the ranks whose `pmix.hname` is `my_hostname`; else a job-level `pmix.lpeers`;
     /// else ranks `0..nlocalprocs`.
-    pub fn local_ranks(&self) -> Vec<u32> {
+    pub fn local_ranks(&self) -> &[u32] {
+        &self.local
+    }
+
+    fn find_local_ranks(&self) -> Vec<u32> {
         let d = &self.data;
         if let Some(v) = d
             .node_by_name(self.my_hostname.as_bytes())

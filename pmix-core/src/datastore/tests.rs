@@ -472,7 +472,7 @@ fn registration(proc_map_as_regex: bool) -> Vec<Info> {
 fn job_record_expands_the_maps() {
     let rec = JobRecord::from_register(&"ns".into(), 2, &registration(true), &"n1".into()).unwrap();
     assert_eq!(rec.job_size(), 4);
-    assert_eq!(rec.local_ranks(), vec![1, 3]);
+    assert_eq!(rec.local_ranks(), [1, 3]);
     assert_eq!(rec.node_names(), vec![PStr::from("n0"), PStr::from("n1")]);
     let w = PMIX_RANK_WILDCARD;
     assert_eq!(rec.get(w, key(PMIX_NODE_LIST)), Some(s("n0,n1")));
@@ -665,7 +665,7 @@ fn job_record_errors() {
     );
     assert_eq!(rec.job_size(), 2);
     // without maps, the local ranks are 0..nlocalprocs
-    assert_eq!(rec.local_ranks(), vec![0, 1]);
+    assert_eq!(rec.local_ranks(), [0, 1]);
     rec.add_info(&[info(PMIX_JOB_SIZE, Value::Uint32(5))])
         .unwrap();
     assert_eq!(rec.job_size(), 5);
@@ -700,7 +700,7 @@ fn job_record_keeps_host_node_ids() {
         rec.get(PMIX_RANK_WILDCARD, key(PMIX_NODE_SIZE)),
         Some(Value::Uint32(64))
     );
-    assert_eq!(rec.local_ranks(), vec![1]);
+    assert_eq!(rec.local_ranks(), [1]);
 }
 
 #[test]
