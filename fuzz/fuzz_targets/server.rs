@@ -145,7 +145,11 @@ fn open_fds() -> usize {
 /// Writes `bytes`, shuts the write side, and reads until the server closes. Panics when
 /// the server keeps the connection open longer than `LIMIT` after it could have read
 /// everything.
-fn session(addr: SocketAddr, bytes: &[u8]) -> Vec<u8> {
+/// Writes `bytes` on a new connection and reads until the server closes. Like a real peer,
+/// it sends nothing after its first `hello` bytes until it has `reply` bytes of answer (or
+/// the server closed): a tool's handshake waits for the host, and a peer that has already
+/// left by then (half-closed) is rightly dropped unanswered.
+fn session(addr: SocketAddr, bytes: &[u8], hello: usize, reply: usize) -> Vec<u8> {
     let s = TcpStream::connect(addr).expect("connect to the server");
     let _ = s.set_nodelay(true);
     s.set_nonblocking(true).expect("non-blocking");
@@ -155,9 +159,14 @@ fn session(addr: SocketAddr, bytes: &[u8]) -> Vec<u8> {
     let mut eof = false;
     let mut deadline = Instant::now() + LIMIT;
     // Write while draining, so that neither side can block the other.
-    while off < bytes.len() && !eof {
+    while (off < bytes.len() || got.len() < reply) && !eof {
         let mut moved = false;
-        match (&s).write(&bytes[off..]) {
+        let end = if got.len() >= reply {
+            bytes.len()
+        } else {
+            hello.min(bytes.len())
+        };
+        match (&s).write(&bytes[off..end]) {
             Ok(n) => {
                 off += n;
                 moved = n > 0;
@@ -325,11 +334,6 @@ fuzz_target!(|data: &[u8]| {
         }
         Start::ToolNeedsId => hello(PeerKind::ToolNeedsId, None, mode.buffer, fx.uid, fx.gid),
     };
-    let mut stream = stream;
-    if mode.start != Start::Raw {
-        stream.extend(wire_frames(mode.buffer, &parse_frames(rest)));
-    }
-    let got = session(srv.uri.addr, &stream);
     // A valid handshake is accepted (a tool asking for an id needs a host to give one).
     let accepted = match mode.start {
         Start::Raw => None,
@@ -337,6 +341,12 @@ fuzz_target!(|data: &[u8]| {
         Start::ToolGivenId => Some(4 + 256 + 4 + 4),
         Start::ToolNeedsId => mode.test_host.then_some(4 + 2 * (256 + 4) + 4),
     };
+    let mut stream = stream;
+    let hello_len = stream.len();
+    if mode.start != Start::Raw {
+        stream.extend(wire_frames(mode.buffer, &parse_frames(rest)));
+    }
+    let got = session(srv.uri.addr, &stream, hello_len, accepted.unwrap_or(0));
     if let Some(n) = accepted {
         assert!(
             got.len() >= n && got[..4] == [0; 4],
