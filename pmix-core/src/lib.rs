@@ -15,6 +15,7 @@ pub mod datastore;
 pub mod error;
 pub mod events;
 pub mod host;
+pub mod iof;
 pub mod print;
 pub mod progress;
 pub mod regex;

@@ -103,9 +103,9 @@ fn pulled_output_arrives_in_order_until_deregistered() {
             &[Proc::new("ns", PMIX_RANK_WILDCARD)],
             &[],
             PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL,
-            Arc::new(move |src, ch, data, _| {
+            Some(Arc::new(move |_, src, ch, data, _| {
                 sink.lock().unwrap().push((src.rank, ch, data.to_vec()))
-            }),
+            })),
         )
         .expect("pull");
     for i in 0..100u32 {
