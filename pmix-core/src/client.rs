@@ -1547,11 +1547,7 @@ fn deliver_iof(
                 }
             }
         }
-        let ready: Vec<_> = ready
-            .into_iter()
-            .map(|(s, c, b)| (s, c, b, Vec::new()))
-            .collect();
-        hand_out(&reg, ready);
+        hand_out(&reg, grouped(ready));
         if complete {
             hand_out(&reg, vec![(source, channel, Vec::new(), info)]);
         }
@@ -1578,10 +1574,19 @@ fn flush_pending(reg: &IofReg) -> Vec<Delivery> {
     let mut out = reg.out.lock();
     out.timer_armed = false;
     out.pending_bytes = 0;
-    std::mem::take(&mut out.pending)
-        .into_iter()
-        .map(|(s, c, b)| (s, c, b, Vec::new()))
-        .collect()
+    grouped(std::mem::take(&mut out.pending))
+}
+
+/// Held-back output as deliveries: consecutive pieces of one source and channel become one.
+fn grouped(pending: Vec<(Proc, pmix_iof_channel_t, Vec<u8>)>) -> Vec<Delivery> {
+    let mut v: Vec<Delivery> = Vec::new();
+    for (s, c, b) in pending {
+        match v.last_mut() {
+            Some(last) if last.0 == s && last.1 == c => last.2.extend_from_slice(&b),
+            _ => v.push((s, c, b, Vec::new())),
+        }
+    }
+    v
 }
 
 /// Gives output to the registration's handler, or writes it to our own stdout/stderr (no
