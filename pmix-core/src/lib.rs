@@ -16,6 +16,7 @@ pub mod debugger;
 pub mod error;
 pub mod events;
 pub mod host;
+pub mod iof;
 pub mod print;
 pub mod progress;
 pub mod regex;

@@ -57,6 +57,9 @@ pub struct ServerConfig {
     pub session_support: bool,
     pub system_support: bool,
     pub rendezvous_file: Option<std::path::PathBuf>,
+    /// What is kept of output no tool has pulled yet (`PMIX_IOF_CACHE_SIZE`,
+    /// `PMIX_IOF_DROP_OLDEST`/`_NEWEST` given to `PMIx_server_init`).
+    pub iof_cache: crate::iof::CachePolicy,
 }
 
 impl Default for ServerConfig {
@@ -73,6 +76,7 @@ impl Default for ServerConfig {
             session_support: false,
             system_support: false,
             rendezvous_file: None,
+            iof_cache: crate::iof::DEFAULT_CACHE,
         }
     }
 }
@@ -153,6 +157,36 @@ struct IofPull {
     local_ref: usize,
     /// Our id, which the requester uses to deregister.
     refid: usize,
+    /// `PMIX_IOF_REDIRECT`: the host stops writing this output itself while the
+    /// registration lasts (the default, `PMIX_IOF_COPY`, lets it go on).
+    redirect: bool,
+}
+
+impl IofPull {
+    fn wants(&self, source: &Proc, channel: pmix_iof_channel_t) -> bool {
+        self.channels & channel != 0
+            && self.procs.iter().any(|q| {
+                q.nspace == source.nspace && (q.rank == PMIX_RANK_WILDCARD || q.rank == source.rank)
+            })
+    }
+}
+
+/// A tag-2 message: `PROC source, IOF_CHANNEL, SIZE refid, SIZE ninfo, INFO[], BYTE_OBJECT`.
+fn iof_frame(
+    mode: BufferType,
+    source: &Proc,
+    channel: pmix_iof_channel_t,
+    local_ref: usize,
+    info: &[Info],
+    data: &[u8],
+) -> Vec<u8> {
+    let mut p = Pack::new(mode);
+    p.proc(source)
+        .one(PMIX_IOF_CHANNEL, Value::IofChannel(channel))
+        .size(local_ref)
+        .infos(info)
+        .bytes(data);
+    crate::wire::server_frame(crate::wire::TAG_IOF, &p.into_bytes())
 }
 
 #[derive(Default)]
@@ -177,6 +211,8 @@ struct State {
     /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
     iof_pulls: Vec<IofPull>,
     next_iof: usize,
+    /// Output that arrived while no registration wanted it.
+    iof_cache: crate::iof::IofCache,
     /// Members of the groups constructed here, by group id.
     groups: HashMap<Vec<u8>, Vec<Proc>>,
     /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
@@ -325,6 +361,7 @@ impl Shared {
         st.dead.retain(|p| &p.nspace != nspace);
         st.ended.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
+        st.iof_cache.remove_nspace(nspace);
     }
 
     /// `PMIx_server_register_client`.
@@ -394,7 +431,10 @@ impl Shared {
     }
 
     /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it
-    /// (`PMIx_IOF_pull`), each with its own reference id.
+    /// (`PMIx_IOF_pull`), each with its own reference id. Output nobody has pulled is
+    /// cached (per [`ServerConfig::iof_cache`]) for the first registration that wants it;
+    /// `PMIX_IOF_COMPLETE` in `info` marks the end of the stream and is cached too.
+    #[doc(alias = "PMIx_server_IOF_deliver")]
     pub fn iof_deliver(
         &self,
         source: &Proc,
@@ -406,32 +446,38 @@ impl Shared {
         let (source, data, info) = (source.clone(), data.to_vec(), info.to_vec());
         self.progress.post(move |r| {
             let targets: Vec<(ConnId, BufferType, usize)> = {
-                let st = me.state.lock();
-                st.iof_pulls
+                let mut st = me.state.lock();
+                let st = &mut *st;
+                let targets: Vec<_> = st
+                    .iof_pulls
                     .iter()
-                    .filter(|p| p.channels & channel != 0)
-                    .filter(|p| {
-                        p.procs.iter().any(|q| {
-                            q.nspace == source.nspace
-                                && (q.rank == PMIX_RANK_WILDCARD || q.rank == source.rank)
-                        })
-                    })
+                    .filter(|p| p.wants(&source, channel))
                     .filter_map(|p| Some((p.conn, st.peers.get(&p.conn)?.mode, p.local_ref)))
-                    .collect()
+                    .collect();
+                if targets.is_empty() {
+                    let complete = crate::iof::is_complete(&info);
+                    st.iof_cache
+                        .add(me.cfg.iof_cache, &source, channel, &data, complete);
+                }
+                targets
             };
             for (id, mode, local_ref) in targets {
-                let mut p = Pack::new(mode);
-                p.proc(&source)
-                    .one(PMIX_IOF_CHANNEL, Value::IofChannel(channel))
-                    .size(local_ref)
-                    .infos(&info)
-                    .bytes(&data);
                 let _ = r.send(
                     id,
-                    crate::wire::server_frame(crate::wire::TAG_IOF, &p.into_bytes()),
+                    iof_frame(mode, &source, channel, local_ref, &info, &data),
                 );
             }
         })
+    }
+
+    /// Whether a tool holds `source`'s output on `channel` with `PMIX_IOF_REDIRECT`, so
+    /// that the host should not write it to its usual place.
+    pub fn iof_redirected(&self, source: &Proc, channel: pmix_iof_channel_t) -> bool {
+        self.state
+            .lock()
+            .iof_pulls
+            .iter()
+            .any(|p| p.redirect && p.wants(source, channel))
     }
 
     /// Runs `f` on the progress thread (completions of the host-facing API).
@@ -1182,20 +1228,42 @@ impl Shared {
                 };
                 let local_ref = u.size()?;
                 // The registration is ours to serve (PMIx_server_IOF_deliver); the host is
-                // told so that it starts forwarding, when it wants to know.
-                let refid = {
+                // told so that it starts forwarding, when it wants to know. Cached output
+                // it wants goes first, in the same step, so that nothing delivered later
+                // overtakes it (the requester accepts output before the reply).
+                let pull = IofPull {
+                    conn: id,
+                    procs: procs.clone(),
+                    channels,
+                    local_ref,
+                    refid: 0,
+                    redirect: flag(&dirs, PMIX_IOF_REDIRECT) && !flag(&dirs, PMIX_IOF_COPY),
+                };
+                let policy = crate::iof::CachePolicy::from_info(self.cfg.iof_cache, &dirs);
+                let (refid, cached) = {
                     let mut st = self.state.lock();
                     st.next_iof += 1;
                     let refid = st.next_iof;
-                    st.iof_pulls.push(IofPull {
-                        conn: id,
-                        procs: procs.clone(),
-                        channels,
-                        local_ref,
-                        refid,
-                    });
-                    refid
+                    let cached = st.iof_cache.take_matching(|p, ch| pull.wants(p, ch));
+                    st.iof_pulls.push(IofPull { refid, ..pull });
+                    (refid, cached)
                 };
+                let done_info = [Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true))];
+                for (source, channel, stream) in cached {
+                    let complete = stream.complete;
+                    for chunk in stream.take(policy) {
+                        let _ = r.send(
+                            id,
+                            iof_frame(mode, &source, channel, local_ref, &[], &chunk),
+                        );
+                    }
+                    if complete {
+                        let _ = r.send(
+                            id,
+                            iof_frame(mode, &source, channel, local_ref, &done_info, &[]),
+                        );
+                    }
+                }
                 let finish = move |r: &mut Reactor, res: Result<()>| {
                     let mut p = Pack::new(mode);
                     p.status(status_of(&res));

@@ -103,9 +103,9 @@ fn pulled_output_arrives_in_order_until_deregistered() {
             &[Proc::new("ns", PMIX_RANK_WILDCARD)],
             &[],
             PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL,
-            Arc::new(move |src, ch, data, _| {
+            Some(Arc::new(move |_, src, ch, data, _| {
                 sink.lock().unwrap().push((src.rank, ch, data.to_vec()))
-            }),
+            })),
         )
         .expect("pull");
     for i in 0..100u32 {
@@ -306,4 +306,183 @@ fn a_fence_waits_for_local_ranks_not_yet_registered() {
     first.join().unwrap().expect("fence of rank 0");
     c1.finalize().unwrap();
     c0.finalize().unwrap();
+}
+
+type Got = Arc<Mutex<Vec<(u32, u16, Vec<u8>, bool)>>>;
+
+/// A handler that records (rank, channel, bytes, end of stream).
+fn recorder() -> (Got, pmix_core::client::IofHandler) {
+    let got: Got = Arc::default();
+    let sink = got.clone();
+    let h: pmix_core::client::IofHandler = Arc::new(move |_, src, ch, data, info| {
+        let end = pmix_core::iof::is_complete(info);
+        sink.lock()
+            .unwrap()
+            .push((src.rank, ch, data.to_vec(), end));
+    });
+    (got, h)
+}
+
+fn wait_for(got: &Got, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while got.lock().unwrap().len() < n && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn complete() -> Vec<Info> {
+    vec![Info::new(key(PMIX_IOF_COMPLETE), Value::Bool(true))]
+}
+
+#[test]
+fn output_before_the_pull_is_cached_and_replayed_once() {
+    let (s, envs) = job(2);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    let out = PMIX_FWD_STDOUT_CHANNEL;
+    for i in 0..5 {
+        s.iof_deliver(&Proc::new("ns", 1), out, format!("{i}").as_bytes(), &[])
+            .unwrap();
+    }
+    s.iof_deliver(&Proc::new("ns", 1), out, b"", &complete())
+        .unwrap();
+    // Make sure the deliveries ran before the pull (they are posted in order).
+    s.iof_deliver(&Proc::new("other", 0), out, b"z", &[])
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let (got, h) = recorder();
+    let id = c
+        .iof_pull(
+            &[Proc::new("ns", PMIX_RANK_WILDCARD)],
+            &[Info::new(key(PMIX_IOF_CACHE_SIZE), Value::Uint32(3))],
+            out,
+            Some(h),
+        )
+        .expect("pull");
+    wait_for(&got, 2);
+    {
+        let g = got.lock().unwrap();
+        // The cache of 3 bytes for this pull keeps the first ones (drop newest).
+        let bytes: Vec<u8> = g.iter().flat_map(|x| x.2.clone()).collect();
+        assert_eq!(bytes, b"012");
+        assert!(g.last().unwrap().3, "the end of the stream is replayed");
+    }
+    // The cache was consumed: a second pull gets nothing of it.
+    let (got2, h2) = recorder();
+    let id2 = c
+        .iof_pull(&[Proc::new("ns", 1)], &[], out, Some(h2))
+        .expect("pull");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(got2.lock().unwrap().is_empty());
+    c.iof_deregister(id, &[]).unwrap();
+    c.iof_deregister(id2, &[]).unwrap();
+    c.finalize().unwrap();
+}
+
+#[test]
+fn redirect_is_visible_to_the_host_while_registered() {
+    let (s, envs) = job(1);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    let src = Proc::new("ns", 0);
+    assert!(!s.iof_redirected(&src, PMIX_FWD_STDOUT_CHANNEL));
+    let (_got, h) = recorder();
+    let id = c
+        .iof_pull(
+            &[Proc::new("ns", 0)],
+            &[Info::new(key(PMIX_IOF_REDIRECT), Value::Bool(true))],
+            PMIX_FWD_STDOUT_CHANNEL,
+            Some(h.clone()),
+        )
+        .expect("pull");
+    assert!(s.iof_redirected(&src, PMIX_FWD_STDOUT_CHANNEL));
+    assert!(!s.iof_redirected(&src, PMIX_FWD_STDERR_CHANNEL));
+    assert!(!s.iof_redirected(&Proc::new("ns", 1), PMIX_FWD_STDOUT_CHANNEL));
+    // A copy does not redirect.
+    let id2 = c
+        .iof_pull(
+            &[Proc::new("ns", 0)],
+            &[Info::new(key(PMIX_IOF_COPY), Value::Bool(true))],
+            PMIX_FWD_STDERR_CHANNEL,
+            Some(h),
+        )
+        .expect("pull");
+    assert!(!s.iof_redirected(&src, PMIX_FWD_STDERR_CHANNEL));
+    c.iof_deregister(id, &[]).unwrap();
+    assert!(!s.iof_redirected(&src, PMIX_FWD_STDOUT_CHANNEL));
+    c.iof_deregister(id2, &[]).unwrap();
+    c.finalize().unwrap();
+}
+
+#[test]
+fn buffering_size_groups_output_and_the_end_flushes_it() {
+    let (s, envs) = job(1);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    let (got, h) = recorder();
+    let id = c
+        .iof_pull(
+            &[Proc::new("ns", 0)],
+            &[
+                Info::new(key(PMIX_IOF_BUFFERING_SIZE), Value::Uint32(40)),
+                Info::new(key(PMIX_IOF_TAG_OUTPUT), Value::Bool(true)),
+            ],
+            PMIX_FWD_STDOUT_CHANNEL,
+            Some(h),
+        )
+        .expect("pull");
+    let src = Proc::new("ns", 0);
+    for part in ["a\n", "b\n", "c\n", "d"] {
+        s.iof_deliver(&src, PMIX_FWD_STDOUT_CHANNEL, part.as_bytes(), &[])
+            .unwrap();
+    }
+    s.iof_deliver(&src, PMIX_FWD_STDOUT_CHANNEL, b"", &complete())
+        .unwrap();
+    wait_for(&got, 3);
+    std::thread::sleep(Duration::from_millis(100));
+    let g = got.lock().unwrap();
+    // A tagged line is 18 bytes: a and b wait, c brings 54 >= 40 and the three go in one
+    // call; "d" waits for the end of the stream, which flushes it (with its newline) before
+    // the end mark.
+    let chunks: Vec<String> = g
+        .iter()
+        .map(|x| String::from_utf8(x.2.clone()).unwrap())
+        .collect();
+    assert_eq!(
+        chunks,
+        vec![
+            "[ns,0]<stdout>: a\n[ns,0]<stdout>: b\n[ns,0]<stdout>: c\n",
+            "[ns,0]<stdout>: d\n",
+            ""
+        ]
+    );
+    assert!(g.last().unwrap().3);
+    drop(g);
+    c.iof_deregister(id, &[]).unwrap();
+    c.finalize().unwrap();
+}
+
+#[test]
+fn buffering_time_delivers_what_the_size_holds_back() {
+    let (s, envs) = job(1);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    let (got, h) = recorder();
+    let id = c
+        .iof_pull(
+            &[Proc::new("ns", 0)],
+            &[
+                Info::new(key(PMIX_IOF_BUFFERING_SIZE), Value::Uint32(1 << 20)),
+                Info::new(key(PMIX_IOF_BUFFERING_TIME), Value::Uint32(1)),
+            ],
+            PMIX_FWD_STDOUT_CHANNEL,
+            Some(h),
+        )
+        .expect("pull");
+    let start = Instant::now();
+    s.iof_deliver(&Proc::new("ns", 0), PMIX_FWD_STDOUT_CHANNEL, b"x", &[])
+        .unwrap();
+    s.iof_deliver(&Proc::new("ns", 0), PMIX_FWD_STDOUT_CHANNEL, b"y", &[])
+        .unwrap();
+    wait_for(&got, 1);
+    assert!(start.elapsed() >= Duration::from_secs(1));
+    assert_eq!(got.lock().unwrap()[0].2, b"xy");
+    c.iof_deregister(id, &[]).unwrap();
+    c.finalize().unwrap();
 }

@@ -130,19 +130,14 @@ fn ready_lookups(st: &mut State) -> Vec<(HeldLookup, Vec<Pdata>)> {
 }
 
 /// The upcalls pmixrun does *not* answer (the server replies `PMIX_ERR_NOT_SUPPORTED`).
-const NOT_PROVIDED: [Upcall; 4] = [
-    Upcall::Listener,
-    Upcall::PushStdin,
-    Upcall::Fabric,
-    Upcall::ClientConnected2,
-];
+const NOT_PROVIDED: [Upcall; 3] = [Upcall::Listener, Upcall::Fabric, Upcall::ClientConnected2];
 
 /// The client-visible functions behind the upcalls pmixrun answers (for
 /// `PMIX_QUERY_ATTRIBUTE_SUPPORT` with `PMIX_HOST_FUNCTIONS`).
 const HOST_FUNCTIONS: &str = "PMIx_Abort,PMIx_Fence,PMIx_Get,PMIx_Publish,PMIx_Lookup,\
 PMIx_Unpublish,PMIx_Spawn,PMIx_Connect,PMIx_Disconnect,PMIx_Register_event_handler,\
 PMIx_Deregister_event_handler,PMIx_Notify_event,PMIx_Query_info,PMIx_Log,PMIx_Job_control,\
-PMIx_Process_monitor,PMIx_Get_credential,PMIx_Validate_credential,PMIx_IOF_pull,\
+PMIx_Process_monitor,PMIx_Get_credential,PMIx_Validate_credential,PMIx_IOF_pull,PMIx_IOF_push,\
 PMIx_Group_construct,PMIx_Group_destruct";
 
 /// The attributes pmixrun honours, per function.
@@ -814,6 +809,17 @@ impl Host for PmixrunHost {
     ) {
         // Every tool connection receives the output the readers hand to the server.
         done(Ok(()))
+    }
+
+    fn push_stdin(
+        &self,
+        _source: &Proc,
+        targets: &[Proc],
+        directives: &[Info],
+        data: Option<&[u8]>,
+        done: Done<()>,
+    ) {
+        crate::iof::push_stdin_upcall(&self.run.iof, targets, directives, data, done);
     }
 
     fn group(

@@ -1,21 +1,31 @@
 //! Output forwarding: one reader thread per pipe of each process (its stdout, and its
 //! stderr unless merged), writing what it reads to pmixrun's own stdout/stderr or to files,
-//! and handing the same bytes to the server for connected tools (`iof_deliver`).
+//! and handing the same bytes to the server for tools (`iof_deliver`, which caches them
+//! while no tool has pulled them). While a tool holds a source's output with
+//! `PMIX_IOF_REDIRECT`, pmixrun does not write that output itself.
 //!
 //! Within one source nothing is lost or reordered: a reader writes each chunk as it reads
-//! it, under the destination's lock. Without tags or timestamps the bytes pass through
-//! untouched. With them, output is cut into lines, each written whole with its prefix; a
-//! last line without a newline is written at end of file, with a newline added.
+//! it, under the destination's lock. Decoration (`--tag-output`, `--timestamp-output`) is
+//! the library's formatter (`pmix_core::iof`), so pmixrun and a tool asking for the same
+//! attributes print the same bytes.
 //!
-//! Also here: the thread that copies pmixrun's stdin to the processes that read it.
+//! Also here: standard input. Each process that takes input has a feed: a queue and a
+//! writer thread for its stdin pipe, fed in order by pmixrun's own stdin (`--stdin`) and by
+//! tools (`PMIx_IOF_push`, through the host's push_stdin upcall). The first end of input
+//! closes the pipe.
 
+use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::path::PathBuf;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use pmix_core::Error;
+use pmix_core::host::Done;
+use pmix_core::iof::{IofFlags, LineState};
 use pmix_core::server::Server;
 use pmix_core::values::{Info, Proc, Value};
 use pmix_sys::*;
@@ -33,13 +43,37 @@ pub struct IofOptions {
     pub dir: Option<PathBuf>,
 }
 
-/// The forwarding of every process's output.
+impl IofOptions {
+    /// The same choices as the library's output attributes.
+    fn flags(&self) -> IofFlags {
+        IofFlags {
+            tag: self.tag,
+            timestamp: self.timestamp,
+            merge: self.merge,
+            directory: self.dir.clone(),
+            ..IofFlags::default()
+        }
+    }
+}
+
+/// Bytes queued for one process's stdin beyond which a push completes only once its data
+/// is written (so a tool pushing faster than the process reads is slowed, not buffered
+/// without bound).
+const STDIN_QUEUE_LIMIT: usize = 4 << 20;
+
+/// The forwarding of every process's output and input.
 #[derive(Debug)]
 pub struct Iof {
     pub opts: IofOptions,
+    flags: IofFlags,
     active: Mutex<usize>,
     idle: Condvar,
     server: Arc<std::sync::OnceLock<Server>>,
+    stdin: Mutex<HashMap<Proc, Arc<StdinFeed>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 enum Sink {
@@ -50,6 +84,9 @@ enum Sink {
 
 impl Sink {
     fn write(&mut self, data: &[u8]) {
+        if data.is_empty() {
+            return;
+        }
         // Errors (a closed stdout, a full disk) are ignored: the reader keeps draining the
         // pipe so that the process never blocks on its output.
         match self {
@@ -72,18 +109,27 @@ impl Sink {
 
 impl Iof {
     pub fn new(opts: IofOptions, server: Arc<std::sync::OnceLock<Server>>) -> Iof {
+        pmix_core::iof::set_utc_offset(sys::utc_offset);
         Iof {
+            flags: opts.flags(),
             opts,
             active: Mutex::new(0),
             idle: Condvar::new(),
             server,
+            stdin: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Starts forwarding what `source` writes on `channel` (`PMIX_FWD_STDOUT_CHANNEL` or
-    /// `PMIX_FWD_STDERR_CHANNEL`) into `pipe`.
-    pub fn forward(self: &Arc<Self>, source: Proc, channel: pmix_iof_channel_t, pipe: OwnedFd) {
-        let sink = match self.sink(&source, channel) {
+    /// Starts forwarding what `source` (of a job of `nprocs`) writes on `channel`
+    /// (`PMIX_FWD_STDOUT_CHANNEL` or `PMIX_FWD_STDERR_CHANNEL`) into `pipe`.
+    pub fn forward(
+        self: &Arc<Self>,
+        source: Proc,
+        channel: pmix_iof_channel_t,
+        pipe: OwnedFd,
+        nprocs: u32,
+    ) {
+        let sink = match self.sink(&source, channel, nprocs) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!(
@@ -97,7 +143,7 @@ impl Iof {
                 }
             }
         };
-        *self.active.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        *lock(&self.active) += 1;
         let me = self.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("iof-{}-{}", source.rank, channel))
@@ -115,7 +161,7 @@ impl Iof {
     }
 
     fn done(&self) {
-        let mut n = self.active.lock().unwrap_or_else(|e| e.into_inner());
+        let mut n = lock(&self.active);
         *n = n.saturating_sub(1);
         if *n == 0 {
             self.idle.notify_all();
@@ -126,7 +172,7 @@ impl Iof {
     /// they all did.
     pub fn wait_idle(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
-        let mut n = self.active.lock().unwrap_or_else(|e| e.into_inner());
+        let mut n = lock(&self.active);
         while *n > 0 {
             let now = Instant::now();
             if now >= deadline {
@@ -140,37 +186,25 @@ impl Iof {
         true
     }
 
-    fn sink(&self, source: &Proc, channel: pmix_iof_channel_t) -> std::io::Result<Sink> {
-        let stderr = channel == PMIX_FWD_STDERR_CHANNEL;
-        match &self.opts.dir {
-            Some(dir) => {
-                let d = dir
-                    .join(source.nspace.to_string())
-                    .join(format!("rank.{}", source.rank));
-                std::fs::create_dir_all(&d)?;
-                let f = File::create(d.join(if stderr { "stderr" } else { "stdout" }))?;
-                Ok(Sink::File(f))
-            }
-            None if stderr => Ok(Sink::Stderr),
+    fn sink(
+        &self,
+        source: &Proc,
+        channel: pmix_iof_channel_t,
+        nprocs: u32,
+    ) -> std::io::Result<Sink> {
+        let digits = pmix_core::iof::rank_digits(nprocs);
+        match pmix_core::iof::output_path(&self.flags, source, channel, digits) {
+            Some(path) => Ok(Sink::File(pmix_core::iof::create_output_file(&path)?)),
+            None if channel == PMIX_FWD_STDERR_CHANNEL => Ok(Sink::Stderr),
             None => Ok(Sink::Stdout),
         }
     }
 
-    fn prefix(&self, source: &Proc, channel: pmix_iof_channel_t) -> Vec<u8> {
-        let mut p = String::new();
-        if self.opts.timestamp {
-            p.push_str(&format!("[{}]", sys::local_timestamp()));
-        }
-        if self.opts.tag {
-            p.push_str(&format!("[{},{}]", source.nspace, source.rank));
-        }
-        let name = if channel == PMIX_FWD_STDERR_CHANNEL {
-            "stderr"
-        } else {
-            "stdout"
-        };
-        p.push_str(&format!("<{name}>: "));
-        p.into_bytes()
+    /// Whether a tool holds this output with `PMIX_IOF_REDIRECT`.
+    fn redirected(&self, source: &Proc, channel: pmix_iof_channel_t) -> bool {
+        self.server
+            .get()
+            .is_some_and(|s| s.iof_redirected(source, channel))
     }
 
     fn read_loop(
@@ -180,9 +214,9 @@ impl Iof {
         mut pipe: File,
         mut sink: Sink,
     ) {
-        let lines = self.opts.tag || self.opts.timestamp;
         let mut buf = vec![0u8; 64 * 1024];
-        let mut partial: Vec<u8> = Vec::new();
+        let mut lines = LineState::default();
+        let mut out = Vec::new();
         loop {
             let n = match pipe.read(&mut buf) {
                 Ok(0) => break,
@@ -192,40 +226,21 @@ impl Iof {
             };
             let data = &buf[..n];
             self.deliver(source, channel, data, false);
-            if !lines {
-                sink.write(data);
+            if self.redirected(source, channel) {
                 continue;
             }
-            partial.extend_from_slice(data);
-            let Some(last_nl) = partial.iter().rposition(|&b| b == b'\n') else {
-                continue;
-            };
-            let rest = partial.split_off(last_nl + 1);
-            let out = self.with_prefixes(source, channel, &partial);
-            sink.write(&out);
-            partial = rest;
-        }
-        if !partial.is_empty() {
-            partial.push(b'\n');
-            let out = self.with_prefixes(source, channel, &partial);
+            out.clear();
+            lines.push(&self.flags, source, channel, data, &mut out);
             sink.write(&out);
         }
+        out.clear();
+        lines.finish(&self.flags, source, channel, &mut out);
+        sink.write(&out);
         self.deliver(source, channel, &[], true);
     }
 
-    /// Complete lines, each with its prefix.
-    fn with_prefixes(&self, source: &Proc, channel: pmix_iof_channel_t, lines: &[u8]) -> Vec<u8> {
-        let prefix = self.prefix(source, channel);
-        let mut out = Vec::with_capacity(lines.len() + 16 * prefix.len());
-        for line in lines.split_inclusive(|&b| b == b'\n') {
-            out.extend_from_slice(&prefix);
-            out.extend_from_slice(line);
-        }
-        out
-    }
-
-    /// Hands output to the server, for tools that pulled it; `complete` marks the end of
-    /// the source (`PMIX_IOF_COMPLETE`).
+    /// Hands output to the server, for tools; `complete` marks the end of the source
+    /// (`PMIX_IOF_COMPLETE`).
     fn deliver(&self, source: &Proc, channel: pmix_iof_channel_t, data: &[u8], complete: bool) {
         if let Some(server) = self.server.get() {
             let info = if complete {
@@ -236,38 +251,229 @@ impl Iof {
             let _ = server.iof_deliver(source, channel, data, &info);
         }
     }
-}
 
-/// Copies pmixrun's stdin to `targets` until end of file (then closes them, so that the
-/// processes see end of file too). A target that stops reading is dropped.
-pub fn pump_stdin(targets: Vec<OwnedFd>) {
-    if targets.is_empty() {
-        return;
+    // ---- standard input ------------------------------------------------------------------
+
+    /// A pipe for `proc`'s stdin, fed by [`Iof::push_stdin`]; returns its read end.
+    pub fn stdin_pipe(&self, proc: Proc) -> std::io::Result<OwnedFd> {
+        let (rd, wr) = sys::pipe()?;
+        let feed = StdinFeed::start(&proc, File::from(wr))?;
+        lock(&self.stdin).insert(proc, feed);
+        Ok(rd)
     }
-    let mut outs: Vec<Option<File>> = targets.into_iter().map(|f| Some(File::from(f))).collect();
-    let _ = std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let mut buf = vec![0u8; 64 * 1024];
-            let mut input = std::io::stdin().lock();
-            loop {
-                let n = match input.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(_) => break,
+
+    /// Queues `data` for the stdin of `targets` (a rank, or `PMIX_RANK_WILDCARD` for every
+    /// process of a namespace that takes input), then, with `end`, closes those stdins.
+    /// `done` runs once every target has the data queued (or written, when its queue is
+    /// long). `PMIX_ERR_NOT_FOUND` when no target takes input.
+    pub fn push_stdin(&self, targets: &[Proc], data: Option<&[u8]>, end: bool, done: Done<()>) {
+        let feeds: Vec<Arc<StdinFeed>> = {
+            let table = lock(&self.stdin);
+            let mut v: Vec<(&Proc, &Arc<StdinFeed>)> = table
+                .iter()
+                .filter(|(p, f)| {
+                    !f.closed()
+                        && targets.iter().any(|t| {
+                            t.nspace == p.nspace
+                                && (t.rank == PMIX_RANK_WILDCARD || t.rank == p.rank)
+                        })
+                })
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(b.0));
+            v.into_iter().map(|(_, f)| f.clone()).collect()
+        };
+        if feeds.is_empty() {
+            done(Err(Error::NotFound));
+            return;
+        }
+        let joint = Joint::new(feeds.len() + 1, done);
+        for f in &feeds {
+            f.push(data.unwrap_or_default(), end, &joint);
+        }
+        joint.one_done();
+        if end {
+            lock(&self.stdin).retain(|_, f| !f.closed());
+        }
+    }
+
+    /// Copies pmixrun's stdin to `targets` until end of file, then ends their input.
+    pub fn pump_stdin(self: &Arc<Self>, targets: Vec<Proc>) {
+        if targets.is_empty() {
+            return;
+        }
+        let me = self.clone();
+        let _ = std::thread::Builder::new()
+            .name("stdin".into())
+            .spawn(move || {
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut input = std::io::stdin().lock();
+                let push = |data: &[u8], end: bool| -> bool {
+                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                    me.push_stdin(
+                        &targets,
+                        Some(data),
+                        end,
+                        Box::new(move |r| {
+                            let _ = tx.send(r);
+                        }),
+                    );
+                    matches!(rx.recv(), Ok(Ok(())))
                 };
-                for o in outs.iter_mut() {
-                    if let Some(f) = o
-                        && f.write_all(&buf[..n]).is_err()
-                    {
-                        *o = None;
+                loop {
+                    let n = match input.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(_) => break,
+                    };
+                    if !push(&buf[..n], false) {
+                        // Every target has closed its input (or a tool ended it).
+                        return;
                     }
                 }
-                if outs.iter().all(Option::is_none) {
-                    break;
-                }
-            }
-            drop(outs);
+                push(&[], true);
+            });
+    }
+}
+
+/// One completion shared by the targets of a push.
+struct Joint {
+    left: AtomicUsize,
+    done: Mutex<Option<Done<()>>>,
+}
+
+impl Joint {
+    fn new(n: usize, done: Done<()>) -> Arc<Joint> {
+        Arc::new(Joint {
+            left: AtomicUsize::new(n),
+            done: Mutex::new(Some(done)),
+        })
+    }
+
+    fn one_done(&self) {
+        if self.left.fetch_sub(1, Ordering::AcqRel) == 1
+            && let Some(d) = lock(&self.done).take()
+        {
+            d(Ok(()));
+        }
+    }
+}
+
+enum FeedItem {
+    Data(Vec<u8>, Option<Arc<Joint>>),
+    End,
+}
+
+#[derive(Default)]
+struct FeedQueue {
+    items: VecDeque<FeedItem>,
+    queued: usize,
+    /// End of input was queued, or the process stopped reading.
+    closed: bool,
+}
+
+/// The stdin of one process: a queue and the thread that writes it to the pipe.
+struct StdinFeed {
+    q: Mutex<FeedQueue>,
+    ready: Condvar,
+}
+
+impl std::fmt::Debug for StdinFeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StdinFeed")
+    }
+}
+
+impl StdinFeed {
+    fn start(proc: &Proc, mut pipe: File) -> std::io::Result<Arc<StdinFeed>> {
+        let feed = Arc::new(StdinFeed {
+            q: Mutex::new(FeedQueue::default()),
+            ready: Condvar::new(),
         });
+        let me = feed.clone();
+        std::thread::Builder::new()
+            .name(format!("stdin-{}", proc.rank))
+            .spawn(move || {
+                let mut broken = false;
+                loop {
+                    let item = {
+                        let mut q = lock(&me.q);
+                        loop {
+                            if let Some(i) = q.items.pop_front() {
+                                if let FeedItem::Data(d, _) = &i {
+                                    q.queued -= d.len();
+                                }
+                                break i;
+                            }
+                            q = match me.ready.wait(q) {
+                                Ok(g) => g,
+                                Err(e) => e.into_inner(),
+                            };
+                        }
+                    };
+                    match item {
+                        FeedItem::Data(d, joint) => {
+                            if !broken && pipe.write_all(&d).is_err() {
+                                // The process closed its stdin or ended: what is queued
+                                // for it cannot be delivered.
+                                broken = true;
+                                lock(&me.q).closed = true;
+                            }
+                            if let Some(j) = joint {
+                                j.one_done();
+                            }
+                        }
+                        FeedItem::End => break,
+                    }
+                }
+                drop(pipe);
+            })?;
+        Ok(feed)
+    }
+
+    fn closed(&self) -> bool {
+        lock(&self.q).closed
+    }
+
+    fn push(&self, data: &[u8], end: bool, joint: &Arc<Joint>) {
+        let mut done_now = true;
+        {
+            let mut q = lock(&self.q);
+            if !q.closed {
+                if !data.is_empty() {
+                    let wait = q.queued >= STDIN_QUEUE_LIMIT;
+                    q.queued += data.len();
+                    q.items
+                        .push_back(FeedItem::Data(data.to_vec(), wait.then(|| joint.clone())));
+                    done_now = !wait;
+                }
+                if end {
+                    q.items.push_back(FeedItem::End);
+                    q.closed = true;
+                }
+                self.ready.notify_one();
+            }
+        }
+        if done_now {
+            joint.one_done();
+        }
+    }
+}
+
+/// The host's answer to `PMIx_IOF_push` (the push_stdin upcall): `data` for `targets`,
+/// ending their input when `data` is `None` or empty (as the reference's launchers read a
+/// push of no bytes) or `directives` hold `PMIX_IOF_COMPLETE`.
+pub fn push_stdin_upcall(
+    iof: &Iof,
+    targets: &[Proc],
+    directives: &[Info],
+    data: Option<&[u8]>,
+    done: Done<()>,
+) {
+    let end = data.is_none_or(<[u8]>::is_empty) || pmix_core::iof::is_complete(directives);
+    if targets.is_empty() {
+        done(Err(Error::BadParam));
+        return;
+    }
+    iof.push_stdin(targets, data, end, done);
 }

@@ -26,7 +26,7 @@ use pmix_core::{App, Error};
 use pmix_sys::*;
 
 use crate::cli::StdinTarget;
-use crate::iof::{self, Iof};
+use crate::iof::Iof;
 use crate::job::{self, AppSpec, Job, JobOpts, NodeFacts, ProcRec, ProcState, info};
 use crate::sys::{self, Exit, Pid};
 
@@ -508,7 +508,7 @@ impl Run {
         );
         // Standard input: pipes to the readers of pmixrun's stdin (command-line job only).
         let mut stdin_of: HashMap<u32, OwnedFd> = HashMap::new();
-        let mut stdin_writers = Vec::new();
+        let mut stdin_targets = Vec::new();
         if initial {
             let targets: Vec<u32> = match self.setup.stdin {
                 StdinTarget::Rank(r) if r < nprocs => vec![r],
@@ -522,9 +522,13 @@ impl Run {
                 StdinTarget::None => Vec::new(),
             };
             for r in targets {
-                let (rd, wr) = sys::pipe().map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
+                let p = Proc::new(nspace.clone(), r);
+                let rd = self
+                    .iof
+                    .stdin_pipe(p.clone())
+                    .map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
                 stdin_of.insert(r, rd);
-                stdin_writers.push(wr);
+                stdin_targets.push(p);
             }
         }
         let devnull = std::fs::File::open("/dev/null")
@@ -630,9 +634,10 @@ impl Run {
                         st.pids.insert(pid, (idx, r));
                     }
                     self.iof
-                        .forward(proc.clone(), PMIX_FWD_STDOUT_CHANNEL, out_r);
+                        .forward(proc.clone(), PMIX_FWD_STDOUT_CHANNEL, out_r, nprocs);
                     if let Some(e) = err_r {
-                        self.iof.forward(proc.clone(), PMIX_FWD_STDERR_CHANNEL, e);
+                        self.iof
+                            .forward(proc.clone(), PMIX_FWD_STDERR_CHANNEL, e, nprocs);
                     }
                     if stop_on_exec {
                         // Stopped at its first instruction: tell the tools, on its behalf.
@@ -669,7 +674,7 @@ impl Run {
                 }
             }
         }
-        iof::pump_stdin(stdin_writers);
+        self.iof.pump_stdin(stdin_targets);
         self.notify(
             PMIX_LAUNCH_COMPLETE,
             vec![

@@ -525,32 +525,20 @@ pub fn syslog(priority: c_int, msg: &str) {
     unsafe { libc::syslog(priority | libc::LOG_USER, c"%s".as_ptr(), m.as_ptr()) };
 }
 
-/// The local time, `YYYY-MM-DD HH:MM:SS.uuuuuu`.
-pub fn local_timestamp() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let t = now.as_secs() as libc::time_t;
+/// The offset of local time from UTC at `secs` since the epoch (for the library's output
+/// timestamps, which cannot reach the time zone database themselves).
+pub fn utc_offset(secs: i64) -> i64 {
+    let t = secs as libc::time_t;
     // SAFETY: tm is plain data (its tm_zone pointer may be null); localtime_r fills it from
     // a valid time_t and is thread-safe.
-    let (ok, tm) = unsafe {
+    unsafe {
         let mut tm: libc::tm = std::mem::zeroed();
-        let ok = !libc::localtime_r(&t, &mut tm).is_null();
-        (ok, tm)
-    };
-    if !ok {
-        return format!("{}.{:06}", now.as_secs(), now.subsec_micros());
+        if libc::localtime_r(&t, &mut tm).is_null() {
+            0
+        } else {
+            tm.tm_gmtoff
+        }
     }
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
-        tm.tm_year + 1900,
-        tm.tm_mon + 1,
-        tm.tm_mday,
-        tm.tm_hour,
-        tm.tm_min,
-        tm.tm_sec,
-        now.subsec_micros()
-    )
 }
 
 /// The name of a signal ("SIGKILL"), or "signal N".

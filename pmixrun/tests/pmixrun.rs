@@ -675,16 +675,18 @@ fn tag_output_format() {
         ],
     );
     let line = r.stdout();
-    // [YYYY-MM-DD HH:MM:SS.uuuuuu][ns,0]<stdout>: hi
+    // As the library formats PMIX_IOF_TIMESTAMP_OUTPUT, ctime(3) style:
+    // [Wed Nov 25 12:00:06 2026][ns,0]<stdout>: hi
     let b = line.as_bytes();
     assert!(
-        line.len() > 28
+        line.len() > 26
             && b[0] == b'['
-            && b[5] == b'-'
-            && b[11] == b' '
-            && b[20] == b'.'
-            && b[27] == b']'
-            && line[28..].starts_with("[run.")
+            && b[4] == b' '
+            && b[8] == b' '
+            && b[14] == b':'
+            && b[17] == b':'
+            && b[25] == b']'
+            && line[26..].starts_with("[run.")
             && line.ends_with(",0]<stdout>: hi\n"),
         "{line:?}"
     );

@@ -665,7 +665,6 @@ fn pattach_shows_the_output_and_exits_with_the_job() {
 }
 
 #[test]
-#[ignore = "pmixrun does not implement the push_stdin upcall yet (issue 4): PMIx_IOF_push from a tool gets PMIX_ERR_NOT_SUPPORTED"]
 fn pattach_forwards_stdin_to_rank_0() {
     let job = start_job_with("attach-stdin", None, 1, &["echo"], true);
     let (mut child, stderr) = start_pattach(&job, &[], Stdio::piped());

@@ -89,6 +89,7 @@ pub unsafe extern "C" fn PMIx_server_init(
         cfg.tool_support = flag(PMIX_SERVER_TOOL_SUPPORT);
         cfg.session_support = flag(PMIX_SERVER_SESSION_SUPPORT);
         cfg.system_support = flag(PMIX_SERVER_SYSTEM_SUPPORT);
+        cfg.iof_cache = pmix_core::iof::CachePolicy::from_info(cfg.iof_cache, &info);
         cfg.rendezvous_file = str_info(&info, PMIX_LAUNCHER_RENDEZVOUS_FILE)
             .map(|p| p.to_string())
             .or_else(|| std::env::var("PMIX_LAUNCHER_RENDEZVOUS_FILE").ok())

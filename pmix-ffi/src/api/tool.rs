@@ -148,21 +148,21 @@ pub unsafe extern "C" fn PMIx_tool_set_server(
 }
 
 /// The handler a C caller registers for forwarded output.
-fn c_iof_handler(
-    f: pmix_iof_cbfunc_t,
-    id: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-) -> pmix_core::client::IofHandler {
-    std::sync::Arc::new(
-        move |src: &pmix_core::Proc, channel, data: &[u8], info: &[pmix_core::Info]| {
+fn c_iof_handler(f: pmix_iof_cbfunc_t) -> Option<pmix_core::client::IofHandler> {
+    let f = f?;
+    Some(std::sync::Arc::new(
+        move |hdlr: usize,
+              src: &pmix_core::Proc,
+              channel,
+              data: &[u8],
+              info: &[pmix_core::Info]| {
             entry::guard("PMIx_IOF_pull handler", (), || {
-                let Some(f) = f else { return };
                 let mut source = convert::proc_to_c(src);
                 let Ok(mut bo) = convert::bo_to_c(data) else {
                     return;
                 };
                 let arr = convert::infos_to_c(info).unwrap_or(core::ptr::null_mut());
                 let n = if arr.is_null() { 0 } else { info.len() };
-                let hdlr = id.load(std::sync::atomic::Ordering::SeqCst);
                 // SAFETY: the registered handler; our memory lives until it returns.
                 unsafe { f(hdlr, channel, &mut source, &mut bo, arr, n) };
                 // SAFETY: built above.
@@ -172,16 +172,44 @@ fn c_iof_handler(
                 }
             })
         },
-    )
+    ))
+}
+
+/// The offset of local time from UTC at `secs`, from `localtime_r` (for IOF timestamps).
+pub(crate) fn utc_offset(secs: i64) -> i64 {
+    let t = secs as libc::time_t;
+    // SAFETY: tm is plain data; localtime_r fills it from a valid time_t and is
+    // thread-safe.
+    unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&t, &mut tm).is_null() {
+            0
+        } else {
+            tm.tm_gmtoff
+        }
+    }
 }
 
 /// See PMIx Standard v5, `PMIx_IOF_pull`: forwards the output of `procs` on `channel` to
-/// `cbfunc`. With `regcbfunc` the registration completes through it (with the handler id);
-/// without, the call blocks and returns the handler id.
+/// `cbfunc`, or, when `cbfunc` is NULL, writes it to this process's stdout/stderr. The
+/// output attributes among `directives` (`PMIX_IOF_TAG_OUTPUT`, `_TIMESTAMP_OUTPUT`,
+/// `_XML_OUTPUT`, `_RANK_OUTPUT`, `_OUTPUT_TO_FILE`, `_OUTPUT_TO_DIRECTORY`,
+/// `_FILE_PATTERN`, `_FILE_ONLY`, `_MERGE_STDERR_STDOUT`, `_OUTPUT_RAW`,
+/// `_BUFFERING_SIZE/TIME`) are applied here; `PMIX_IOF_REDIRECT`/`_COPY` and
+/// `PMIX_IOF_CACHE_SIZE`/`_DROP_*` go to the server. With `regcbfunc` the registration
+/// completes through it (with the handler id); without, the call blocks and returns the
+/// handler id.
+///
+/// # Returns
+/// The handler id (blocking form), `PMIX_SUCCESS` (with `regcbfunc`), `PMIX_ERR_INIT`,
+/// `PMIX_ERR_BAD_PARAM` (no procs), `PMIX_ERR_NOT_SUPPORTED` (the stdin channel), or the
+/// server's refusal.
 ///
 /// # Safety
-/// The arrays are valid; `cbfunc` stays callable until deregistered; `regcbfunc` NULL or
+/// The arrays are valid; `cbfunc` NULL or callable until deregistered; `regcbfunc` NULL or
 /// called once with `regcbdata`.
+///
+/// Threading: `cbfunc` runs on the library's event thread, in arrival order.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_pull(
     procs: *const pmix_proc_t,
@@ -195,9 +223,7 @@ pub unsafe extern "C" fn PMIx_IOF_pull(
 ) -> pmix_status_t {
     entry::status_code("PMIx_IOF_pull", || {
         let c = lifecycle::client()?;
-        if cbfunc.is_none() {
-            return Err(pmix_core::Error::BadParam);
-        }
+        pmix_core::iof::set_utc_offset(utc_offset);
         // SAFETY: per this function's contract.
         let procs: Vec<pmix_core::Proc> = unsafe { ptr::slice(procs, nprocs) }?
             .iter()
@@ -205,11 +231,9 @@ pub unsafe extern "C" fn PMIx_IOF_pull(
             .collect::<pmix_core::Result<_>>()?;
         // SAFETY: per this function's contract.
         let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
-        let id = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let handler = c_iof_handler(cbfunc, id.clone());
+        let handler = c_iof_handler(cbfunc);
         let Some(reg) = regcbfunc else {
             let got = c.iof_pull(&procs, &dirs, channel, handler)?;
-            id.store(got, std::sync::atomic::Ordering::SeqCst);
             return Ok(got as pmix_status_t);
         };
         let d = crate::callback::CbData(regcbdata);
@@ -221,7 +245,6 @@ pub unsafe extern "C" fn PMIx_IOF_pull(
                     Ok(got) => (PMIX_SUCCESS, got),
                     Err(e) => (e.status(), 0),
                 };
-                id.store(got, std::sync::atomic::Ordering::SeqCst);
                 // SAFETY: the caller's registration callback with its cbdata.
                 entry::guard("PMIx_IOF_pull", (), || unsafe { reg(st, got, d.0) });
             })
@@ -259,8 +282,9 @@ pub unsafe extern "C" fn PMIx_IOF_deregister(
 }
 
 /// See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`
-/// signals the end of input. `PMIX_IOF_PUSH_STDIN` (reading this process's own stdin) is
-/// NOT IMPLEMENTED yet and returns `PMIX_ERR_NOT_SUPPORTED`.
+/// (or `PMIX_IOF_COMPLETE`) signals the end of input. With `PMIX_IOF_PUSH_STDIN` the
+/// library reads this process's own stdin and pushes it until end of file, then signals
+/// the end of input; the call completes once that reader runs.
 ///
 /// # Safety
 /// The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.
@@ -283,8 +307,13 @@ pub unsafe extern "C" fn PMIx_IOF_push(
             .collect::<pmix_core::Result<_>>()?;
         // SAFETY: per this function's contract.
         let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
-        if dirs.iter().any(|i| i.is(PMIX_IOF_PUSH_STDIN)) {
-            return Err(pmix_core::Error::NotSupported);
+        if pmix_core::values::info_flag(&dirs, PMIX_IOF_PUSH_STDIN) {
+            c.iof_push_stdin(&targets, &dirs)?;
+            if cbfunc.is_some() {
+                let done = crate::callback::op("PMIx_IOF_push", cbfunc, cbdata);
+                c.post(move || done(Ok(())))?;
+            }
+            return Ok(());
         }
         // SAFETY: per this function's contract.
         let data = match unsafe { bo.as_ref() } {

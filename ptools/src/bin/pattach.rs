@@ -146,7 +146,7 @@ fn main() {
 
     // The job's output.
     let t = tx.clone();
-    let handler: pmix_core::client::IofHandler = Arc::new(move |_src, channel, data, inf| {
+    let handler: pmix_core::client::IofHandler = Arc::new(move |_id, _src, channel, data, inf| {
         if channel & PMIX_FWD_STDERR_CHANNEL != 0 {
             let mut e = std::io::stderr().lock();
             let _ = e.write_all(data);
@@ -165,7 +165,7 @@ fn main() {
         &everyone,
         &[],
         PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL,
-        handler,
+        Some(handler),
     ) {
         fail(
             "pattach",
