@@ -99,12 +99,25 @@ pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server,
 
 /*
  See PMIx Standard v5, `PMIx_IOF_pull`: forwards the output of `procs` on `channel` to
- `cbfunc`. With `regcbfunc` the registration completes through it (with the handler id);
- without, the call blocks and returns the handler id.
+ `cbfunc`, or, when `cbfunc` is NULL, writes it to this process's stdout/stderr. The
+ output attributes among `directives` (`PMIX_IOF_TAG_OUTPUT`, `_TIMESTAMP_OUTPUT`,
+ `_XML_OUTPUT`, `_RANK_OUTPUT`, `_OUTPUT_TO_FILE`, `_OUTPUT_TO_DIRECTORY`,
+ `_FILE_PATTERN`, `_FILE_ONLY`, `_MERGE_STDERR_STDOUT`, `_OUTPUT_RAW`,
+ `_BUFFERING_SIZE/TIME`) are applied here; `PMIX_IOF_REDIRECT`/`_COPY` and
+ `PMIX_IOF_CACHE_SIZE`/`_DROP_*` go to the server. With `regcbfunc` the registration
+ completes through it (with the handler id); without, the call blocks and returns the
+ handler id.
+
+ # Returns
+ The handler id (blocking form), `PMIX_SUCCESS` (with `regcbfunc`), `PMIX_ERR_INIT`,
+ `PMIX_ERR_BAD_PARAM` (no procs), `PMIX_ERR_NOT_SUPPORTED` (the stdin channel), or the
+ server's refusal.
 
  # Safety
- The arrays are valid; `cbfunc` stays callable until deregistered; `regcbfunc` NULL or
+ The arrays are valid; `cbfunc` NULL or callable until deregistered; `regcbfunc` NULL or
  called once with `regcbdata`.
+
+ Threading: `cbfunc` runs on the library's event thread, in arrival order.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_IOF_pull(const pmix_proc_t *procs,
@@ -130,9 +143,11 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr,
                                   void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`
- signals the end of input. `PMIX_IOF_PUSH_STDIN` (reading this process's own stdin) is
- NOT IMPLEMENTED yet and returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`,
+ one of no bytes, or `PMIX_IOF_COMPLETE` signals the end of input (the host decides; the
+ reference's launchers and pmixrun read all three so). With `PMIX_IOF_PUSH_STDIN` the
+ library reads this process's own stdin and pushes it until end of file, then signals
+ the end of input; the call completes once that reader runs.
 
  # Safety
  The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.

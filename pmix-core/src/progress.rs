@@ -382,15 +382,19 @@ impl Reactor {
         }
         self.read_buf = buf;
         // Deliver every complete message, even when the peer has closed after sending them.
+        // The bytes used are removed once at the end: removing each message from the front
+        // of a large buffer (a fast sender, e.g. forwarded output) copies the rest every time.
+        let mut pos = 0;
         loop {
             let Some(c) = self.conns.get_mut(&token) else {
                 return;
             };
-            let split = c.framing.split(&c.inbuf);
+            let split = c.framing.split(&c.inbuf[pos..]);
             match split {
                 Ok(Some((used, msg))) => {
-                    c.inbuf.drain(..used);
+                    pos += used;
                     let Some(mut h) = c.handler.take() else {
+                        c.inbuf.drain(..pos);
                         return;
                     };
                     h.on_message(self, ConnId(token.0), msg);
@@ -414,6 +418,9 @@ impl Reactor {
                     break;
                 }
             }
+        }
+        if let Some(c) = self.conns.get_mut(&token) {
+            c.inbuf.drain(..pos);
         }
         if let Some(why) = closed {
             self.drop_conn(token, why);

@@ -281,8 +281,9 @@ pub unsafe extern "C" fn PMIx_IOF_deregister(
     })
 }
 
-/// See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`
-/// (or `PMIX_IOF_COMPLETE`) signals the end of input. With `PMIX_IOF_PUSH_STDIN` the
+/// See PMIx Standard v5, `PMIx_IOF_push`: `bo` for the stdin of `targets`; a NULL `bo`,
+/// one of no bytes, or `PMIX_IOF_COMPLETE` signals the end of input (the host decides; the
+/// reference's launchers and pmixrun read all three so). With `PMIX_IOF_PUSH_STDIN` the
 /// library reads this process's own stdin and pushes it until end of file, then signals
 /// the end of input; the call completes once that reader runs.
 ///
