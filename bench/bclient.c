@@ -1,6 +1,6 @@
 /* bclient: the benchmark client, started by bhost. Public client API only.
  *
- * usage: bclient init | main | tool
+ * usage: bclient init | main | tool | iof
  *
  * Every client first waits for the host's release (EOF on the pipe BENCH_GO_FD), so that the N
  * clients start together. Each timed step is measured with CLOCK_MONOTONIC around the one call
@@ -31,6 +31,16 @@
  *          BENCH_SERVER_PID (PMIX_SERVER_PIDINFO), then PMIx_tool_finalize: figures tool_init,
  *          tool_finalize (file suffix: the process id, one sample per process).
  *
+ *   iof    run by `bhost -I BYTES` as a plain child: PMIx_tool_init as above, PMIx_IOF_pull of
+ *          the stdout of BENCH_IOF_NSPACE:WILDCARD with PMIX_IOF_REDIRECT, then one byte to the
+ *          pipe BENCH_IOF_READY_FD (the host starts delivering); the handler counts the bytes
+ *          until BENCH_IOF_BYTES have come (at most BENCH_IOF_TIMEOUT s, default 100), then
+ *          PMIx_tool_finalize (no deregistration: the reference's blocking
+ *          PMIx_IOF_deregister double-frees). Figures (suffix: the process id): iof_ns, from the
+ *          end of the first delivery seen to the last byte; iof_bytes, the bytes received
+ *          after that first delivery; iof_total, every byte received; iof_span_ns, from the
+ *          release to the last byte; iof_calls, handler calls. Prints MB/s (10^6 bytes/s).
+ *
  * Environment: BENCH_OUT (required), BENCH_GET_ITERS (20000), BENCH_FENCE_ROUNDS (200),
  * BENCH_DM_ROUNDS (20), BENCH_WARMUP (100).
  *
@@ -39,6 +49,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -445,11 +456,117 @@ static int mode_tool(void)
     return 0;
 }
 
+/* -- iof ------------------------------------------------------------------------------------- */
+
+static pthread_mutex_t iof_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t iof_cond = PTHREAD_COND_INITIALIZER;
+static long long iof_want, iof_got, iof_first_size, iof_calls, iof_t_first, iof_t_last;
+
+static void iof_handler(size_t iofhdlr, pmix_iof_channel_t channel, pmix_proc_t *source,
+                        pmix_byte_object_t *payload, pmix_info_t info[], size_t ninfo)
+{
+    long long now = bench_now_ns();
+    (void) iofhdlr;
+    (void) channel;
+    (void) source;
+    (void) info;
+    (void) ninfo;
+    if (payload == NULL || payload->size == 0) {
+        return;
+    }
+    pthread_mutex_lock(&iof_lock);
+    if (iof_got == 0) {
+        iof_t_first = now;
+        iof_first_size = (long long) payload->size;
+    }
+    iof_got += (long long) payload->size;
+    iof_calls++;
+    iof_t_last = now;
+    if (iof_got >= iof_want) {
+        pthread_cond_signal(&iof_cond);
+    }
+    pthread_mutex_unlock(&iof_lock);
+}
+
+static int mode_iof(void)
+{
+    const char *spid = getenv("BENCH_SERVER_PID");
+    const char *tmp = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp";
+    const char *ns = getenv("BENCH_IOF_NSPACE");
+    const char *want = getenv("BENCH_IOF_BYTES");
+    const char *rfd = getenv("BENCH_IOF_READY_FD");
+    const char *tmo = getenv("BENCH_IOF_TIMEOUT");
+    pid_t pid = spid != NULL ? (pid_t) atoi(spid) : getppid();
+    pmix_info_t info[2], dir;
+    pmix_proc_t src;
+    pmix_status_t rc;
+    bool yes = true;
+    struct timespec deadline;
+    long long t_go, got, first_size, t_first, t_last, calls;
+    int fd;
+    myrank = (int) getpid();
+    if (ns == NULL || want == NULL || rfd == NULL) {
+        fail("BENCH_IOF_NSPACE, BENCH_IOF_BYTES and BENCH_IOF_READY_FD must be set (run by bhost -I)");
+    }
+    iof_want = atoll(want);
+    fd = atoi(rfd);
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
+    rc = PMIx_tool_init(&me, info, 2);
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_tool_init(server pid %d): %s", (int) pid, PMIx_Error_string(rc));
+    }
+    bench_record_lib("tool", myrank);
+    PMIX_LOAD_PROCID(&src, ns, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&dir, PMIX_IOF_REDIRECT, &yes, PMIX_BOOL);
+    rc = PMIx_IOF_pull(&src, 1, &dir, 1, PMIX_FWD_STDOUT_CHANNEL, iof_handler, NULL, NULL);
+    if (rc < 0) {
+        fail("PMIx_IOF_pull(%s:WILDCARD stdout): %s", ns, PMIx_Error_string(rc));
+    }
+    t_go = bench_now_ns();
+    if (write(fd, "g", 1) != 1) {
+        fail("cannot write to BENCH_IOF_READY_FD %d: %s", fd, strerror(errno));
+    }
+    close(fd);
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += tmo != NULL ? atoi(tmo) : 100;
+    pthread_mutex_lock(&iof_lock);
+    while (iof_got < iof_want) {
+        if (pthread_cond_timedwait(&iof_cond, &iof_lock, &deadline) == ETIMEDOUT) {
+            break;
+        }
+    }
+    got = iof_got;
+    first_size = iof_first_size;
+    t_first = iof_t_first;
+    t_last = iof_t_last;
+    calls = iof_calls;
+    pthread_mutex_unlock(&iof_lock);
+    if (got < iof_want) {
+        fail("IOF: %lld of %lld bytes received before the timeout (%lld handler calls)", got,
+             iof_want, calls);
+    }
+    write_one("iof_ns", t_last - t_first);
+    write_one("iof_bytes", got - first_size);
+    write_one("iof_total", got);
+    write_one("iof_span_ns", t_last - t_go);
+    write_one("iof_calls", calls);
+    printf("iof: %lld bytes in %lld handler calls; %.1f MB/s from the first delivery to the last "
+           "byte, %.1f MB/s from the release\n",
+           got, calls, t_last > t_first ? (got - first_size) * 1e3 / (double) (t_last - t_first) : 0.0,
+           t_last > t_go ? got * 1e3 / (double) (t_last - t_go) : 0.0);
+    rc = PMIx_tool_finalize();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_tool_finalize: %s", PMIx_Error_string(rc));
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     out_dir = getenv("BENCH_OUT");
     if (argc != 2 || out_dir == NULL) {
-        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool\n");
+        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool|iof\n");
         return 2;
     }
     if (strcmp(argv[1], "init") == 0) {
@@ -460,6 +577,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "tool") == 0) {
         return mode_tool();
+    }
+    if (strcmp(argv[1], "iof") == 0) {
+        return mode_iof();
     }
     fprintf(stderr, "bclient: unknown mode %s\n", argv[1]);
     return 2;

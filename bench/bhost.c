@@ -17,6 +17,15 @@
  *   -T K        tool mode: no job; the server is started with tool support and the program is
  *               run K times, one after the other, as a plain child (not a client), with
  *               BENCH_SERVER_PID set; it is expected to connect to this server as a tool
+ *   -I BYTES    IOF mode: the server is started with tool support, a namespace of one rank is
+ *               registered (no process runs for it), and the program is run once as a plain
+ *               child (a tool) with BENCH_SERVER_PID, BENCH_IOF_NSPACE, BENCH_IOF_BYTES and
+ *               BENCH_IOF_READY_FD set. Once the tool writes a byte to BENCH_IOF_READY_FD (its
+ *               PMIx_IOF_pull is registered), the host calls PMIx_server_IOF_deliver for the
+ *               stdout of rank 0 in chunks of -b CHUNK bytes (default 65536) until BYTES
+ *               bytes are delivered, at most -w WINDOW (default 16) deliveries in flight, then
+ *               waits for the tool to exit. The host's delivery time (ns) goes to
+ *               $BENCH_OUT/iof_host_ns.0; the iof_pull upcalls are counted in upcalls.
  *
  * Start: the N clients are forked and exec'ed first, then released together: every client
  * blocks reading the pipe named by BENCH_GO_FD until the host closes its end, which it does
@@ -61,7 +70,7 @@ static const char *out_dir;
 
 /* upcall counts, written to $BENCH_OUT/upcalls at the end: which operations each library
  * passes to the host */
-static volatile long n_fence, n_fence_bytes, n_dmodex, n_connected, n_finalized;
+static volatile long n_fence, n_fence_bytes, n_dmodex, n_connected, n_finalized, n_iof_pull;
 
 /* The watchdog kills every child without taking locks. */
 #define MAX_PIDS 65536
@@ -323,6 +332,25 @@ static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection
     }
 }
 
+/* A tool's IOF pull: nothing to set up, the only output is what this host delivers. The
+ * reference (4.2.2) refuses a tool's pull when the host has no iof_pull upcall
+ * (NOT-SUPPORTED), and its progress thread deadlocks when the upcall answers through the
+ * callback (from the answer thread): so it answers at once, which both libraries accept. */
+static pmix_status_t iof_pull(const pmix_proc_t procs[], size_t nprocs,
+                              const pmix_info_t directives[], size_t ndirs,
+                              pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void) procs;
+    (void) nprocs;
+    (void) directives;
+    (void) ndirs;
+    (void) channels;
+    (void) cbfunc;
+    (void) cbdata;
+    __sync_fetch_and_add(&n_iof_pull, 1);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 static pmix_server_module_t module = {
     .client_connected = client_connected,
     .client_finalized = client_finalized,
@@ -330,6 +358,7 @@ static pmix_server_module_t module = {
     .fence_nb = fence_nb,
     .direct_modex = direct_modex,
     .tool_connected = tool_connected,
+    .iof_pull = iof_pull,
 };
 
 /* -- registration ----------------------------------------------------------------------------- */
@@ -713,17 +742,174 @@ static int run_tools(int k, int cpu, char **cmd)
     return failure;
 }
 
+/* -- IOF mode ---------------------------------------------------------------------------------- */
+
+static pthread_mutex_t iof_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t iof_cond = PTHREAD_COND_INITIALIZER;
+static int iof_inflight;
+static pmix_status_t iof_status = PMIX_SUCCESS;
+
+static void iof_delivered(pmix_status_t status, void *cbdata)
+{
+    (void) cbdata;
+    pthread_mutex_lock(&iof_lock);
+    iof_inflight--;
+    if (status != PMIX_SUCCESS && iof_status == PMIX_SUCCESS) {
+        iof_status = status;
+    }
+    pthread_cond_signal(&iof_cond);
+    pthread_mutex_unlock(&iof_lock);
+}
+
+/* Start `cmd` as a tool, wait until its pull is registered, deliver `total` bytes of stdout of
+ * rank 0 of a one-rank namespace, wait for the tool. */
+static int run_iof(long long total, size_t chunk, int window, int cpu, char **cmd)
+{
+    char nspace[PMIX_MAX_NSLEN + 1], env[64];
+    pmix_proc_t src;
+    pmix_byte_object_t bo;
+    char *buf;
+    size_t k;
+    int readyfd[2], status, failure = 0;
+    long long sent = 0, t0, t1;
+    pid_t pid;
+    char c;
+    ssize_t got;
+
+    snprintf(nspace, sizeof(nspace), "bench-iof.%d", (int) getpid());
+    if (register_job(nspace, 1, 1) != PMIX_SUCCESS) {
+        return 1;
+    }
+    /* the payload: lines of printable text, the same buffer for every delivery (never
+     * written while a delivery may still read it) */
+    buf = xcalloc(1, chunk);
+    for (k = 0; k < chunk; k++) {
+        buf[k] = (k % 64 == 63) ? '\n' : (char) ('a' + k % 26);
+    }
+    if (pipe(readyfd) != 0) {
+        die("pipe failed");
+    }
+    fcntl(readyfd[0], F_SETFD, FD_CLOEXEC);
+    snprintf(env, sizeof(env), "%d", (int) getpid());
+    setenv("BENCH_SERVER_PID", env, 1);
+    setenv("BENCH_IOF_NSPACE", nspace, 1);
+    snprintf(env, sizeof(env), "%lld", total);
+    setenv("BENCH_IOF_BYTES", env, 1);
+    snprintf(env, sizeof(env), "%d", readyfd[1]);
+    setenv("BENCH_IOF_READY_FD", env, 1);
+    unsetenv("BENCH_GO_FD");
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "bhost: fork: %s\n", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        struct sigaction dfl;
+        sigset_t none;
+        memset(&dfl, 0, sizeof(dfl));
+        dfl.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &dfl, NULL);
+        sigaction(SIGALRM, &dfl, NULL);
+        sigaction(SIGTERM, &dfl, NULL);
+        sigaction(SIGINT, &dfl, NULL);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        alarm(0);
+        if (cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu, &set);
+            sched_setaffinity(0, sizeof(set), &set);
+        }
+        execv(cmd[0], cmd);
+        _exit(127);
+    }
+    close(readyfd[1]);
+    if (npids < MAX_PIDS) {
+        all_pids[npids] = pid;
+        npids = npids + 1;
+    }
+    do {
+        got = read(readyfd[0], &c, 1);
+    } while (got < 0 && errno == EINTR);
+    close(readyfd[0]);
+    if (got == 1) {
+        PMIX_LOAD_PROCID(&src, nspace, 0);
+        t0 = bench_now_ns();
+        while (sent < total) {
+            pmix_status_t rc;
+            bo.bytes = buf;
+            bo.size = (size_t) (total - sent) < chunk ? (size_t) (total - sent) : chunk;
+            pthread_mutex_lock(&iof_lock);
+            while (iof_inflight >= window) {
+                pthread_cond_wait(&iof_cond, &iof_lock);
+            }
+            iof_inflight++;
+            pthread_mutex_unlock(&iof_lock);
+            rc = PMIx_server_IOF_deliver(&src, PMIX_FWD_STDOUT_CHANNEL, &bo, NULL, 0,
+                                         iof_delivered, NULL);
+            if (rc != PMIX_SUCCESS) {
+                pthread_mutex_lock(&iof_lock);
+                iof_inflight--;
+                pthread_mutex_unlock(&iof_lock);
+                if (rc != PMIX_OPERATION_SUCCEEDED) {
+                    fprintf(stderr, "bhost: PMIx_server_IOF_deliver: %s\n", PMIx_Error_string(rc));
+                    failure = 1;
+                    kill(pid, SIGKILL);
+                    break;
+                }
+            }
+            sent += (long long) bo.size;
+        }
+        pthread_mutex_lock(&iof_lock);
+        while (iof_inflight > 0) {
+            pthread_cond_wait(&iof_cond, &iof_lock);
+        }
+        if (iof_status != PMIX_SUCCESS && failure == 0) {
+            fprintf(stderr, "bhost: PMIx_server_IOF_deliver callback: %s\n",
+                    PMIx_Error_string(iof_status));
+            failure = 1;
+        }
+        pthread_mutex_unlock(&iof_lock);
+        t1 = bench_now_ns();
+        write_value("iof_host_ns", 0, t1 - t0);
+    } else {
+        fprintf(stderr, "bhost: the tool ended before its pull was registered\n");
+        failure = 1;
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        fprintf(stderr, "bhost: tool (pid %d) failed with %d\n", (int) pid, code);
+        if (failure == 0) {
+            failure = code;
+        }
+    }
+    {
+        waiter_t w;
+        waiter_init(&w);
+        PMIx_server_deregister_nspace(nspace, waiter_op_cb, &w);
+        waiter_wait(&w);
+    }
+    free(buf);
+    return failure;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: bhost [-n N] [-j JOBSIZE] [-r REPEAT] [-t SECONDS] [-H CPU] [-C CPU] "
-                    "[-T K] -- prog args...\n");
+                    "[-T K] [-I BYTES [-b CHUNK] [-w WINDOW]] -- prog args...\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
     int nlocal = 1, jobsize = 0, repeat = 1, timeout = 120, host_cpu = -1, client_cpu = -1;
-    int ntools = 0;
+    int ntools = 0, iof_window = 16;
+    long long iof_bytes = 0;
+    size_t iof_chunk = 65536;
     int i, rep, failure = 0;
     const char *tmpdir = getenv("TMPDIR");
     pmix_info_t *info;
@@ -754,6 +940,12 @@ int main(int argc, char **argv)
             client_cpu = atoi(argv[++i]);
         } else if (strcmp(argv[i], "-T") == 0) {
             ntools = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "-I") == 0) {
+            iof_bytes = atoll(argv[++i]);
+        } else if (strcmp(argv[i], "-b") == 0) {
+            iof_chunk = (size_t) atoll(argv[++i]);
+        } else if (strcmp(argv[i], "-w") == 0) {
+            iof_window = atoi(argv[++i]);
         } else {
             usage();
         }
@@ -761,7 +953,7 @@ int main(int argc, char **argv)
     if (jobsize < nlocal) {
         jobsize = nlocal;
     }
-    if (i >= argc || nlocal < 1 || repeat < 1) {
+    if (i >= argc || nlocal < 1 || repeat < 1 || iof_bytes < 0 || iof_chunk < 1 || iof_window < 1) {
         usage();
     }
     out_dir = getenv("BENCH_OUT");
@@ -784,7 +976,7 @@ int main(int argc, char **argv)
     info_load(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir, PMIX_STRING);
     info_load(&info[2], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
     {
-        bool tools = ntools > 0;
+        bool tools = ntools > 0 || iof_bytes > 0;
         info_load(&info[3], PMIX_SERVER_TOOL_SUPPORT, &tools, PMIX_BOOL);
     }
     rc = PMIx_server_init(&module, info, 4);
@@ -798,7 +990,9 @@ int main(int argc, char **argv)
         die("cannot start the answer thread");
     }
 
-    if (ntools > 0) {
+    if (iof_bytes > 0) {
+        failure = run_iof(iof_bytes, iof_chunk, iof_window, client_cpu, &argv[i]);
+    } else if (ntools > 0) {
         failure = run_tools(ntools, client_cpu, &argv[i]);
     } else {
         for (rep = 0; rep < repeat && failure == 0; rep++) {
@@ -813,8 +1007,8 @@ int main(int argc, char **argv)
         f = fopen(path, "w");
         if (f != NULL) {
             fprintf(f, "client_connected %ld\nclient_finalized %ld\nfence_nb %ld\nfence_nb_bytes %ld\n"
-                       "direct_modex %ld\ntool_connected %ld\n", n_connected, n_finalized, n_fence,
-                    n_fence_bytes, n_dmodex, n_tools);
+                       "direct_modex %ld\ntool_connected %ld\niof_pull %ld\n", n_connected, n_finalized,
+                    n_fence, n_fence_bytes, n_dmodex, n_tools, n_iof_pull);
             fclose(f);
         }
     }

@@ -373,6 +373,35 @@ def main():
             wt.add(title + f" ({len(v['ref'])}+{len(v['ours'])} tools)", fmt_ns(rm), fmt_ns(pct(v["ref"], 95)),
                    fmt_ns(om), fmt_ns(pct(v["ours"], 95)), "—" if ratio is None else f"{ratio:.3g}",
                    "—" if target is None else f"≤ {target:g}", met)
+    ib = m.get("iof_bytes")
+    if ib and int(m.get("iof_reps", "0")) > 0:
+        # one sample per run: MB/s (10^6 bytes/s) over that run
+        def rates(lib, bytes_fig, ns_fig):
+            out = []
+            for r in R.ok_runs(lib, "iof", f"b{ib}"):
+                b, t = R.samples_of_run(r, bytes_fig), R.samples_of_run(r, ns_fig)
+                for k in b:
+                    if k in t and b[k] and t[k] and t[k][0] > 0:
+                        out.append(b[k][0] * 1e3 / t[k][0])
+            return sorted(out)
+        for title, bfig, tfig, target in (
+                ("IOF throughput host → tool (`PMIx_server_IOF_deliver` → `PMIx_IOF_pull` handler), "
+                 "first to last byte", "iof_bytes", "iof_ns", 2.0),
+                ("IOF host → tool, from the release of the host to the last byte", "iof_total",
+                 "iof_span_ns", None)):
+            v = {lib: rates(lib, bfig, tfig) for lib in LIBS}
+            rm, om = median(v["ref"]), median(v["ours"])
+            ratio = om / rm if rm and om is not None else None
+            met = verdict(ratio, target, "min") if target is not None else "—"
+            note = fail_note("iof", f"b{ib}")
+            if note:
+                met += "; FAILED " + note
+            mbs = lambda x: "—" if x is None else f"{x:,.0f} MB/s"
+            wt.add(title + f" ({len(v['ref'])}+{len(v['ours'])} runs of {int(ib) / 1048576:g} MiB, "
+                   f"worst run in the p95 column)",
+                   mbs(rm), mbs(v["ref"][0] if v["ref"] else None), mbs(om),
+                   mbs(v["ours"][0] if v["ours"] else None), "—" if ratio is None else f"{ratio:.3g}",
+                   "—" if target is None else f"≥ {target:g}", met)
     cn = m.get("connect_n", "1000")
     connect_lines = []
     if int(m.get("connect_reps", "0")) > 0:
@@ -478,12 +507,18 @@ def main():
             tables.append(flat_line + "\n")
     tables.append("## Tools, whole job, connection storm\n")
     tables.append(wt.render() + "\n")
+    if m.get("iof_bytes") and int(m.get("iof_reps", "0")) > 0:
+        tables.append("IOF: `bhost -I` registers a namespace of one rank (no process runs for it) and starts "
+                      "`bclient iof` as a tool, which pulls that namespace's stdout with `PMIX_IOF_REDIRECT`; "
+                      "once the pull is registered the host delivers the bytes as the rank's stdout and the "
+                      "tool's handler counts them. Throughput = bytes after the first delivery ÷ time from "
+                      "the first delivery's arrival to the last byte's (the tool's `CLOCK_MONOTONIC`); the "
+                      "second row counts every byte from the host's release (one clock, same machine). "
+                      "One sample per run; medians over the runs; MB = 10^6 bytes.\n")
     if connect_lines:
         tables.append("Incomplete connect-at-once runs:\n\n" + "\n".join("- " + x for x in connect_lines) + "\n")
     tables.append("## Not measured\n")
-    tables.append("- IOF throughput host → tool (`PMIx_server_IOF_deliver` → `PMIx_IOF_pull`): not in the harness yet "
-                  "(our tool role is new; IOF forwarding to tools is the next figure to add).\n"
-                  "- Get of a key posted on another node (two-server mode): the host has one server only.\n")
+    tables.append("- Get of a key posted on another node (two-server mode): the host has one server only.\n")
     tables.append("## Failures\n")
     tables.append("\n".join(failures) + "\n" if failures else "None: every job exited 0.\n")
     if R.libcheck:
@@ -529,10 +564,13 @@ def main():
                 f"{m.get('init_samples')} processes per library and repetition (jobs of N run one after the "
                 f"other); MPI hello {m.get('mpi_reps')} runs per library; {m.get('connect_n')} clients at once "
                 f"{m.get('connect_reps')} run(s) per library; {m.get('tool_connects')} tools connecting one after "
-                f"the other per library and repetition; job watchdog {m.get('timeout')} s.")
+                f"the other per library and repetition; IOF: {m.get('iof_reps', '0')} runs per library of "
+                f"{m.get('iof_bytes', '—')} bytes in deliveries of {m.get('iof_chunk', '—')} bytes, at most "
+                f"{m.get('iof_window', '—')} in flight; job watchdog {m.get('timeout')} s.")
     cmd_lines = []
     names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
-             "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once"}
+             "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
+             "iof": "IOF host to tool"}
     for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
     notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")

@@ -32,7 +32,12 @@
 #                   [1]; BENCH_CONNECT_REPS=0 skips the figure
 #   BENCH_PIN       split: host on CPU 0, every client on CPU 1 (the progress threads too);
 #                   none: no pinning [split]
-#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi connect [all six];
+#   BENCH_IOF_BYTES bytes of stdout the host delivers (PMIx_server_IOF_deliver) to one tool that
+#                   pulls them (PMIx_IOF_pull) per IOF job [268435456 = 256 MiB]
+#   BENCH_IOF_CHUNK bytes per delivery [65536]
+#   BENCH_IOF_WINDOW deliveries in flight at most (the host waits for their callbacks) [16]
+#   BENCH_IOF_REPS  IOF jobs per library, alternating ref ours [7]; 0 skips the figure
+#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi connect iof [all seven];
 #                   e.g. BENCH_FIGURES="init tool connect" for the connection figures only
 #   BENCH_TIMEOUT   seconds before one job is killed and reported as hung [120]
 #   BENCH_INIT_TIMEOUT      the same for the Init/Finalize jobs [30] (the reference hangs in
@@ -52,6 +57,7 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
   : "${BENCH_ROUNDS_MAX:=50}" "${BENCH_ROUNDS_MIN:=30}" "${BENCH_DM_ROUNDS:=10}"
   : "${BENCH_INIT_SAMPLES:=10}" "${BENCH_JOBSIZES:=100 10000}" "${BENCH_MPI_REPS:=3}"
   : "${BENCH_CONNECT_REPS:=0}" "${BENCH_TOOL_CONNECTS:=10}"
+  : "${BENCH_IOF_BYTES:=33554432}" "${BENCH_IOF_REPS:=3}"
 fi
 : "${BENCH_NS:=1 2 4 8 16 32}"
 : "${BENCH_REPS:=5}"
@@ -68,8 +74,12 @@ fi
 : "${BENCH_TOOL_CONNECTS:=20}"
 : "${BENCH_CONNECT_N:=1000}"
 : "${BENCH_CONNECT_REPS:=1}"
+: "${BENCH_IOF_BYTES:=268435456}"
+: "${BENCH_IOF_CHUNK:=65536}"
+: "${BENCH_IOF_WINDOW:=16}"
+: "${BENCH_IOF_REPS:=7}"
 : "${BENCH_PIN:=split}"
-: "${BENCH_FIGURES:=init main jobsize tool mpi connect}"
+: "${BENCH_FIGURES:=init main jobsize tool mpi connect iof}"
 : "${BENCH_TIMEOUT:=120}"
 : "${BENCH_CONNECT_TIMEOUT:=60}"
 : "${BENCH_INIT_TIMEOUT:=30}"
@@ -165,6 +175,12 @@ tool_job() {  # LIB REP
     -t "$BENCH_INIT_TIMEOUT" -- "$bin/bclient" tool
 }
 
+iof_job() {  # LIB REP
+  run_job "$1" iof "b$BENCH_IOF_BYTES" "$2" BENCH_IOF_TIMEOUT=$((BENCH_TIMEOUT - 10)) -- "$bin/bhost" \
+    -I "$BENCH_IOF_BYTES" -b "$BENCH_IOF_CHUNK" -w "$BENCH_IOF_WINDOW" "${pin[@]}" -t "$BENCH_TIMEOUT" \
+    -- "$bin/bclient" iof
+}
+
 mpi_job() {  # LIB REP
   local lib=$1 rep=$2
   run_job "$lib" mpi "np$BENCH_MPI_NP" "$rep" -- mpirun --allow-run-as-root --oversubscribe \
@@ -200,6 +216,12 @@ for rep in $(seq 1 "$BENCH_REPS"); do
     for lib in ref ours; do tool_job $lib "$rep"; done
   fi
 done
+if [ "$BENCH_IOF_REPS" -gt 0 ] && wants iof; then
+  echo "== IOF host to tool: $BENCH_IOF_BYTES bytes in chunks of $BENCH_IOF_CHUNK, $BENCH_IOF_REPS runs per library"
+  for rep in $(seq 1 "$BENCH_IOF_REPS"); do
+    for lib in ref ours; do iof_job $lib "$rep"; done
+  done
+fi
 if [ $have_mpi = 1 ] && wants mpi; then
   echo "== mpirun -np $BENCH_MPI_NP MPI hello, $BENCH_MPI_REPS runs per library"
   for rep in $(seq 1 "$BENCH_MPI_REPS"); do
@@ -244,6 +266,10 @@ echo "bench: measured in ${elapsed} s"
   echo "tool_connects=$BENCH_TOOL_CONNECTS"
   echo "connect_n=$BENCH_CONNECT_N"
   echo "connect_reps=$BENCH_CONNECT_REPS"
+  echo "iof_bytes=$BENCH_IOF_BYTES"
+  echo "iof_chunk=$BENCH_IOF_CHUNK"
+  echo "iof_window=$BENCH_IOF_WINDOW"
+  echo "iof_reps=$BENCH_IOF_REPS"
   echo "timeout=$BENCH_TIMEOUT"
   echo "quick=${BENCH_QUICK:-0}"
   echo "figures=$BENCH_FIGURES"
