@@ -564,9 +564,11 @@ def main():
                 f"{m.get('init_samples')} processes per library and repetition (jobs of N run one after the "
                 f"other); MPI hello {m.get('mpi_reps')} runs per library; {m.get('connect_n')} clients at once "
                 f"{m.get('connect_reps')} run(s) per library; {m.get('tool_connects')} tools connecting one after "
-                f"the other per library and repetition; IOF: {m.get('iof_reps', '0')} runs per library of "
-                f"{m.get('iof_bytes', '—')} bytes in deliveries of {m.get('iof_chunk', '—')} bytes, at most "
-                f"{m.get('iof_window', '—')} in flight; job watchdog {m.get('timeout')} s.")
+                f"the other per library and repetition; "
+                + (f"IOF: {m.get('iof_reps')} runs per library of {m.get('iof_bytes')} bytes in deliveries "
+                   f"of {m.get('iof_chunk')} bytes, at most {m.get('iof_window')} in flight; "
+                   if int(m.get("iof_reps", "0")) > 0 else "")
+                + f"job watchdog {m.get('timeout')} s.")
     cmd_lines = []
     names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
              "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
