@@ -12,7 +12,7 @@
 //! fails the collectives it was part of at once instead of leaving them hanging; malformed
 //! requests close the offending connection and nothing else.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Weak};
@@ -136,6 +136,17 @@ struct Collective {
     timer: Option<TimerId>,
 }
 
+/// How many notified events the server keeps for late registrations (the reference keeps
+/// 512).
+const EVENT_CACHE: usize = 512;
+
+/// An event a client or tool notified, and the processes it was sent to.
+#[derive(Debug)]
+struct CachedEvent {
+    ev: Event,
+    sent_to: HashSet<Proc>,
+}
+
 #[derive(Debug)]
 struct PendingGet {
     conn: ConnId,
@@ -210,6 +221,8 @@ struct State {
     cleanups: Vec<(ConnId, crate::cleanup::Cleanup)>,
     /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
     iof_pulls: Vec<IofPull>,
+    /// Events clients and tools notified, for peers that register for them later.
+    event_cache: VecDeque<CachedEvent>,
     next_iof: usize,
     /// Output that arrived while no registration wanted it.
     iof_cache: crate::iof::IofCache,
@@ -427,7 +440,9 @@ impl Shared {
     /// `PMIx_Notify_event` by the host: to the local clients in range that want it.
     pub fn notify(&self, ev: Event) -> Result<()> {
         let me = self.arc();
-        self.progress.post(move |r| me.relay_event(r, &ev, None))
+        self.progress.post(move |r| {
+            me.relay_event(r, &ev, None);
+        })
     }
 
     /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it
@@ -1075,7 +1090,20 @@ impl Shared {
                 if code == PMIX_GROUP_CONSTRUCT_COMPLETE {
                     self.learn_group(&ev.info);
                 }
-                self.relay_event(r, &ev, Some(id));
+                let sent_to = self.relay_event(r, &ev, Some(id));
+                // Kept for processes that register for it later (a debugger's release may
+                // come before its target registered for it), as the reference does, unless
+                // the notifier said not to.
+                if range != PMIX_RANGE_LOCAL && !flag(&ev.info, PMIX_EVENT_DO_NOT_CACHE) {
+                    let mut st = self.state.lock();
+                    if st.event_cache.len() >= EVENT_CACHE {
+                        st.event_cache.pop_front();
+                    }
+                    st.event_cache.push_back(CachedEvent {
+                        ev: ev.clone(),
+                        sent_to: sent_to.into_iter().collect(),
+                    });
+                }
                 Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
                 if range != PMIX_RANGE_LOCAL && self.host.provides(Upcall::NotifyEvent) {
                     self.host
@@ -1104,6 +1132,27 @@ impl Shared {
                     }
                 }
                 Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
+                // Cached events of these codes that this process has not had yet (only for
+                // specific codes: a default handler registered now must not see old errors).
+                let late: Vec<Event> = {
+                    let mut st = self.state.lock();
+                    st.event_cache
+                        .iter_mut()
+                        .filter(|c| {
+                            codes.contains(&c.ev.code)
+                                && c.ev.source != *me
+                                && Self::in_range(&c.ev, me)
+                                && !c.sent_to.contains(me)
+                        })
+                        .map(|c| {
+                            c.sent_to.insert(me.clone());
+                            c.ev.clone()
+                        })
+                        .collect()
+                };
+                for ev in late {
+                    Self::send_event(r, id, mode, &ev);
+                }
                 if self.host.provides(Upcall::RegisterEvents) {
                     self.host.register_events(&codes, &info, Box::new(|_| {}));
                 }
@@ -1951,9 +2000,11 @@ impl Shared {
 
     /// Sends `ev` to every connected peer in range that registered for it, except its
     /// source connection.
-    fn relay_event(&self, r: &mut Reactor, ev: &Event, from: Option<ConnId>) {
+    /// Sends `ev` to the peers in its range that registered for it (not back to `from`);
+    /// returns who got it.
+    fn relay_event(&self, r: &mut Reactor, ev: &Event, from: Option<ConnId>) -> Vec<Proc> {
         let non_default = flag(&ev.info, PMIX_EVENT_NON_DEFAULT);
-        let targets: Vec<(ConnId, BufferType)> = {
+        let targets: Vec<(ConnId, BufferType, Proc)> = {
             let st = self.state.lock();
             st.peers
                 .iter()
@@ -1962,20 +2013,27 @@ impl Shared {
                 .filter(|(_, p)| {
                     p.codes.contains(&Some(ev.code)) || (!non_default && p.codes.contains(&None))
                 })
-                .map(|(id, p)| (*id, p.mode))
+                .map(|(id, p)| (*id, p.mode, p.proc.clone()))
                 .collect()
         };
-        for (id, mode) in targets {
-            let mut p = Pack::cmd(mode, cmd::NOTIFY);
-            p.status(ev.code)
-                .proc(&ev.source)
-                .infos(&ev.info)
-                .range(ev.range);
-            let _ = r.send(
-                id,
-                crate::wire::server_frame(crate::wire::TAG_NOTIFY, &p.into_bytes()),
-            );
+        let mut sent = Vec::with_capacity(targets.len());
+        for (id, mode, proc) in targets {
+            Self::send_event(r, id, mode, ev);
+            sent.push(proc);
         }
+        sent
+    }
+
+    fn send_event(r: &mut Reactor, id: ConnId, mode: BufferType, ev: &Event) {
+        let mut p = Pack::cmd(mode, cmd::NOTIFY);
+        p.status(ev.code)
+            .proc(&ev.source)
+            .infos(&ev.info)
+            .range(ev.range);
+        let _ = r.send(
+            id,
+            crate::wire::server_frame(crate::wire::TAG_NOTIFY, &p.into_bytes()),
+        );
     }
 
     // ---- connection loss ------------------------------------------------------------

@@ -486,3 +486,55 @@ fn buffering_time_delivers_what_the_size_holds_back() {
     c.iof_deregister(id, &[]).unwrap();
     c.finalize().unwrap();
 }
+
+/// An event a client notified reaches a process that registers for its code only later,
+/// once (as with the reference; a debugger's release can come before its target registered
+/// for it), but not one notified with `PMIX_EVENT_DO_NOT_CACHE`.
+#[test]
+fn a_late_registration_gets_the_cached_event_once() {
+    let (_s, envs) = job(2);
+    let clients: Vec<Client> = envs
+        .into_iter()
+        .map(|e| Client::connect(Some(e)).expect("connect"))
+        .collect();
+    let wait = |f: &dyn Fn(pmix_core::host::Done<()>) -> pmix_core::Result<()>| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        f(Box::new(move |r| {
+            let _ = tx.send(r);
+        }))
+        .unwrap();
+        rx.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
+    };
+    let cached = PMIX_EXTERNAL_ERR_BASE - 11;
+    let uncached = PMIX_EXTERNAL_ERR_BASE - 12;
+    wait(&|d| clients[0].notify_nb(cached, None, PMIX_RANGE_NAMESPACE, &[], d));
+    let no_cache = [Info::new(key(PMIX_EVENT_DO_NOT_CACHE), Value::Bool(true))];
+    wait(&|d| clients[0].notify_nb(uncached, None, PMIX_RANGE_NAMESPACE, &no_cache, d));
+
+    let seen: Arc<Mutex<Vec<pmix_status_t>>> = Arc::default();
+    let register = |codes: Vec<pmix_status_t>| {
+        let s = seen.clone();
+        clients[1].events.register(
+            &codes,
+            &[],
+            Arc::new(move |_, ev: &pmix_core::events::Event, _: &[Info], next| {
+                s.lock().unwrap().push(ev.code);
+                next.call(PMIX_SUCCESS, Vec::new());
+            }),
+        );
+        wait(&|d| clients[1].register_events_nb(&codes, &[], d));
+    };
+    register(vec![cached, uncached]);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while seen.lock().unwrap().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // A second registration of the same code does not bring it again; the uncached event
+    // never comes. (The round trip of the registration orders anything the server sent.)
+    register(vec![cached]);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(*seen.lock().unwrap(), vec![cached]);
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+}
