@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::{cc, manifest_dir, our_library, scratch_dir};
+
 const EXAMPLES: &str = "/usr/share/doc/libpmix-dev/examples";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,83 +37,24 @@ struct Fixture {
     scratch: PathBuf,
 }
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cc(src: &Path, out: &Path, extra: &[&str]) {
-    let inc = manifest_dir().join("../include");
-    let o = Command::new("cc")
-        .args(["-g", "-O1"])
-        .args(extra)
-        .arg(format!("-I{}", inc.display()))
-        .arg(src)
-        .arg("-o")
-        .arg(out)
-        .args(["-lpmix", "-lpthread"])
-        .output()
-        .expect("run cc");
-    assert!(
-        o.status.success(),
-        "cc {} failed:\n{}",
-        src.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn our_library(scratch: &Path) -> PathBuf {
-    let lib = match std::env::var_os("PMIXRUN_TEST_OURS_LIB") {
-        Some(p) => PathBuf::from(p),
-        None => {
-            let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-                .parent()
-                .expect("target dir")
-                .to_path_buf();
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let o = Command::new(cargo)
-                .args(["build", "--release", "-p", "pmix-ffi", "--target-dir"])
-                .arg(&target)
-                .current_dir(manifest_dir().parent().expect("workspace"))
-                .output()
-                .expect("run cargo build");
-            assert!(
-                o.status.success(),
-                "cargo build --release -p pmix-ffi failed:\n{}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            target.join("release").join("libpmix.so")
-        }
-    };
-    let dir = scratch.join("ours");
-    std::fs::create_dir_all(&dir).unwrap();
-    let tmp = dir.join(format!("libpmix.so.2.{}", std::process::id()));
-    std::fs::copy(&lib, &tmp)
-        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", lib.display(), tmp.display()));
-    std::fs::rename(&tmp, dir.join("libpmix.so.2")).unwrap();
-    dir
-}
-
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("debugger-tests.")
-                && !Path::new("/proc").join(pid).exists()
-            {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-        let scratch = tmp.join(format!("debugger-tests.{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
+        let scratch = scratch_dir("debugger-tests");
         let bin = scratch.join("bin");
         std::fs::create_dir_all(&bin).unwrap();
         let ours = our_library(&scratch);
         let c = manifest_dir().join("tests").join("c");
         let strict = ["-Wall", "-Wextra", "-Werror"];
+        // Built against our headers.
+        let ours_inc = manifest_dir().join("../include");
         for name in ["dbgtool", "dbgapp", "dbgd"] {
-            cc(&c.join(format!("{name}.c")), &bin.join(name), &strict);
+            cc(
+                &c.join(format!("{name}.c")),
+                &bin.join(name),
+                &ours_inc,
+                &strict,
+            );
         }
         let ex_dir =
             PathBuf::from(std::env::var("PMIX_EXAMPLES_DIR").unwrap_or_else(|_| EXAMPLES.into()));
@@ -122,7 +66,7 @@ fn fixture() -> &'static Fixture {
                 "{} not found (install libpmix-dev or set PMIX_EXAMPLES_DIR)",
                 src.display()
             );
-            cc(&src, &bin.join(name), &["-w", &inc]);
+            cc(&src, &bin.join(name), &ours_inc, &["-w", &inc]);
         }
         // debuggerd.c of OpenPMIx 4.2 uses a field ("active") its own examples.h dropped;
         // the two accesses go through the lock that replaced it. (Its main() sleeps 10 s
@@ -133,7 +77,7 @@ fn fixture() -> &'static Fixture {
             .replace("mq->active", "mq->lock.active");
         let dsrc = scratch.join("debuggerd.c");
         std::fs::write(&dsrc, patched).unwrap();
-        cc(&dsrc, &bin.join("debuggerd"), &["-w", &inc]);
+        cc(&dsrc, &bin.join("debuggerd"), &ours_inc, &["-w", &inc]);
         // The launcher example spawns 128 copies of "app".
         let app = bin.join("app");
         std::fs::write(&app, "#!/bin/sh\nexit 0\n").unwrap();

@@ -17,7 +17,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const REF_INC: &str = "/usr/lib/x86_64-linux-gnu/pmix2/include";
+mod support;
+use support::{cc, manifest_dir, our_library, ref_inc, scratch_dir};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lib {
@@ -31,63 +32,17 @@ struct Fixture {
     scratch: PathBuf,
 }
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("iof-tests.")
-                && !Path::new("/proc").join(pid).exists()
-            {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-        let scratch = tmp.join(format!("iof-tests.{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        std::fs::create_dir_all(&scratch).unwrap();
-        // Our library, as libpmix.so.2 in a directory of its own.
-        let lib = match std::env::var_os("PMIXRUN_TEST_OURS_LIB") {
-            Some(p) => PathBuf::from(p),
-            None => {
-                let target = tmp.parent().expect("target dir").to_path_buf();
-                let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-                let o = Command::new(cargo)
-                    .args(["build", "--release", "-p", "pmix-ffi", "--target-dir"])
-                    .arg(&target)
-                    .current_dir(manifest_dir().parent().expect("workspace"))
-                    .output()
-                    .expect("run cargo build");
-                assert!(
-                    o.status.success(),
-                    "cargo build --release -p pmix-ffi failed:\n{}",
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                target.join("release").join("libpmix.so")
-            }
-        };
-        let ours = scratch.join("ours");
-        std::fs::create_dir_all(&ours).unwrap();
-        std::fs::copy(&lib, ours.join("libpmix.so.2")).expect("copy our library");
-        let inc = std::env::var("PMIX_REF_INC").unwrap_or_else(|_| REF_INC.into());
+        let scratch = scratch_dir("iof-tests");
+        let ours = our_library(&scratch);
         let tool = scratch.join("iof_tool");
-        let o = Command::new("cc")
-            .args(["-g", "-O1", "-Wall", "-Wextra", "-Werror"])
-            .arg(format!("-I{inc}"))
-            .arg(manifest_dir().join("tests/c/iof_tool.c"))
-            .arg("-o")
-            .arg(&tool)
-            .args(["-lpmix", "-lpthread"])
-            .output()
-            .expect("run cc");
-        assert!(
-            o.status.success(),
-            "cc iof_tool.c failed:\n{}",
-            String::from_utf8_lossy(&o.stderr)
+        cc(
+            &manifest_dir().join("tests/c/iof_tool.c"),
+            &tool,
+            &ref_inc(),
+            &["-Wall", "-Wextra", "-Werror"],
         );
         Fixture {
             tool,

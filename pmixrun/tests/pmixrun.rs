@@ -16,7 +16,9 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const REF_INC: &str = "/usr/lib/x86_64-linux-gnu/pmix2/include";
+mod support;
+use support::{cc, manifest_dir, our_library, ref_inc, scratch_dir};
+
 const EXAMPLES: &str = "/usr/share/doc/libpmix-dev/examples";
 
 /// The example programs built for the tests.
@@ -56,85 +58,10 @@ struct Fixture {
     scratch: PathBuf,
 }
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn cc(src: &Path, out: &Path, extra: &[&str]) {
-    let inc = std::env::var("PMIX_REF_INC").unwrap_or_else(|_| REF_INC.into());
-    assert!(
-        Path::new(&inc).join("pmix.h").exists(),
-        "the reference headers are not in {inc} (install libpmix-dev or set PMIX_REF_INC)"
-    );
-    let o = Command::new("cc")
-        .args(["-g", "-O1"])
-        .args(extra)
-        .arg(format!("-I{inc}"))
-        .arg(src)
-        .arg("-o")
-        .arg(out)
-        .args(["-lpmix", "-lpthread"])
-        .output()
-        .expect("run cc");
-    assert!(
-        o.status.success(),
-        "cc {} failed:\n{}",
-        src.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-}
-
-fn our_library(scratch: &Path) -> PathBuf {
-    let lib = match std::env::var_os("PMIXRUN_TEST_OURS_LIB") {
-        Some(p) => PathBuf::from(p),
-        None => {
-            // CARGO_TARGET_TMPDIR is <target dir>/tmp.
-            let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-                .parent()
-                .expect("target dir")
-                .to_path_buf();
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let o = Command::new(cargo)
-                .args(["build", "--release", "-p", "pmix-ffi", "--target-dir"])
-                .arg(&target)
-                .current_dir(manifest_dir().parent().expect("workspace"))
-                .output()
-                .expect("run cargo build");
-            assert!(
-                o.status.success(),
-                "cargo build --release -p pmix-ffi failed:\n{}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            target.join("release").join("libpmix.so")
-        }
-    };
-    let dir = scratch.join("ours");
-    std::fs::create_dir_all(&dir).unwrap();
-    let dest = dir.join("libpmix.so.2");
-    // Copy under a temporary name and rename: a process of a concurrent test run never
-    // maps a half-written file.
-    let tmp = dir.join(format!("libpmix.so.2.{}", std::process::id()));
-    std::fs::copy(&lib, &tmp)
-        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", lib.display(), tmp.display()));
-    std::fs::rename(&tmp, &dest).unwrap();
-    dir
-}
-
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        // Scratch space of earlier runs whose test process is gone.
-        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("pmixrun-tests.")
-                && !Path::new("/proc").join(pid).exists()
-            {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-        let scratch = tmp.join(format!("pmixrun-tests.{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
+        let scratch = scratch_dir("pmixrun-tests");
         let bin = scratch.join("bin");
         let examples = scratch.join("examples");
         std::fs::create_dir_all(&bin).unwrap();
@@ -142,16 +69,18 @@ fn fixture() -> &'static Fixture {
         let ours = our_library(&scratch);
         let c = manifest_dir().join("tests").join("c");
         let strict = ["-Wall", "-Wextra", "-Werror"];
-        cc(&c.join("tclient.c"), &bin.join("tclient"), &strict);
-        cc(&c.join("keys.c"), &bin.join("keys"), &strict);
+        let inc = ref_inc();
+        cc(&c.join("tclient.c"), &bin.join("tclient"), &inc, &strict);
+        cc(&c.join("keys.c"), &bin.join("keys"), &inc, &strict);
         cc(
             &manifest_dir().join("../ctests/session/client.c"),
             &bin.join("session-client"),
+            &inc,
             &strict,
         );
         let ex_dir = std::env::var("PMIX_EXAMPLES_DIR").unwrap_or_else(|_| EXAMPLES.into());
         // The examples' examples.h is the session tests' (one copy in the repository).
-        let inc = format!("-I{}", manifest_dir().join("../ctests/session").display());
+        let session_inc = format!("-I{}", manifest_dir().join("../ctests/session").display());
         for name in EXAMPLE_NAMES {
             let src = Path::new(&ex_dir).join(format!("{name}.c"));
             assert!(
@@ -159,7 +88,7 @@ fn fixture() -> &'static Fixture {
                 "{} not found (install libpmix-dev or set PMIX_EXAMPLES_DIR)",
                 src.display()
             );
-            cc(&src, &examples.join(name), &["-w", &inc]);
+            cc(&src, &examples.join(name), &inc, &["-w", &session_inc]);
         }
         // The clients must really load our library through LD_LIBRARY_PATH.
         if let Ok(o) = Command::new("ldd")

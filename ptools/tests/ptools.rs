@@ -14,7 +14,10 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const REF_INC: &str = "/usr/lib/x86_64-linux-gnu/pmix2/include";
+#[path = "../../pmixrun/tests/support/mod.rs"]
+mod support;
+use support::{build_release, cc, install_library, manifest_dir, ref_inc, scratch_dir};
+
 /// How long a test waits for a job to get ready (a bound against hangs, not a timing).
 const READY_WAIT: Duration = Duration::from_secs(90);
 
@@ -28,71 +31,24 @@ struct Fixture {
     scratch: PathBuf,
 }
 
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn fixture() -> &'static Fixture {
     static F: OnceLock<Fixture> = OnceLock::new();
     F.get_or_init(|| {
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        // Scratch space of earlier runs whose test process is gone.
-        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("ptools-tests.")
-                && !Path::new("/proc").join(pid).exists()
-            {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-        let scratch = tmp.join(format!("ptools-tests.{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&scratch);
-        std::fs::create_dir_all(&scratch).unwrap();
+        let scratch = scratch_dir("ptools-tests");
         // Our library and pmixrun, in release mode, in this target directory.
-        let target = tmp.parent().expect("target dir").to_path_buf();
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let o = Command::new(cargo)
-            .args([
-                "build",
-                "--release",
-                "-p",
-                "pmix-ffi",
-                "-p",
-                "pmixrun",
-                "--target-dir",
-            ])
-            .arg(&target)
-            .current_dir(manifest_dir().parent().expect("workspace"))
-            .output()
-            .expect("run cargo build");
-        assert!(
-            o.status.success(),
-            "cargo build failed:\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let ours = scratch.join("ours");
-        std::fs::create_dir_all(&ours).unwrap();
-        std::fs::copy(target.join("release/libpmix.so"), ours.join("libpmix.so.2")).unwrap();
-        let inc = std::env::var("PMIX_REF_INC").unwrap_or_else(|_| REF_INC.into());
+        let release = build_release(&["pmix-ffi", "pmixrun"]);
+        let ours = install_library(&release.join("libpmix.so"), &scratch);
         let waiter = scratch.join("waiter");
-        let o = Command::new("cc")
-            .args(["-g", "-O1", "-Wall", "-Wextra", "-Werror"])
-            .arg(format!("-I{inc}"))
-            .arg(manifest_dir().join("tests/c/waiter.c"))
-            .arg("-o")
-            .arg(&waiter)
-            .args(["-lpmix", "-lpthread"])
-            .output()
-            .expect("run cc");
-        assert!(
-            o.status.success(),
-            "cc waiter.c failed:\n{}",
-            String::from_utf8_lossy(&o.stderr)
+        cc(
+            &manifest_dir().join("tests/c/waiter.c"),
+            &waiter,
+            &ref_inc(),
+            &["-Wall", "-Wextra", "-Werror"],
         );
         Fixture {
             waiter,
             ours,
-            pmixrun: target.join("release/pmixrun"),
+            pmixrun: release.join("pmixrun"),
             scratch,
         }
     })
