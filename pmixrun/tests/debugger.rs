@@ -607,37 +607,46 @@ impl IndirectRun {
             out,
         }
     }
+
+    /// pmixrun's output so far, for failure messages.
+    fn logs(&self) -> String {
+        format!(
+            "--- stdout\n{}\n--- stderr\n{}",
+            std::fs::read_to_string(&self.out).unwrap_or_default(),
+            std::fs::read_to_string(self.dir.join("stderr")).unwrap_or_default()
+        )
+    }
+
+    /// Waits for pmixrun's `PMIX_LAUNCHER_READY`; returns its info.
+    fn ready(&self) -> Vec<pmix_core::values::Info> {
+        let (code, info) = self
+            .erx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", self.logs()));
+        assert_eq!(code, pmix_sys::PMIX_LAUNCHER_READY, "{info:?}");
+        info
+    }
+
+    /// Kills the keepalive pipe's holder (the initiator dies) and waits for pmixrun, which
+    /// must exit 1.
+    fn initiator_dies(&mut self) {
+        self.holder.kill().expect("kill the pipe holder");
+        let _ = self.holder.wait();
+        let st = self.pmixrun.wait().expect("wait for pmixrun");
+        assert_eq!(st.code(), Some(1), "{st:?}\n{}", self.logs());
+    }
 }
 
 /// The initiator dies before releasing pmixrun: pmixrun starts nothing and exits.
 #[test]
 fn initiator_dying_before_the_release_stops_pmixrun() {
-    let IndirectRun {
-        server,
-        erx,
-        mut holder,
-        mut pmixrun,
-        dir,
-        out,
-    } = IndirectRun::start("indirect-early");
-    let logs = || {
-        format!(
-            "--- stdout\n{}\n--- stderr\n{}",
-            std::fs::read_to_string(&out).unwrap_or_default(),
-            std::fs::read_to_string(dir.join("stderr")).unwrap_or_default()
-        )
-    };
-    let (code, _) = erx
-        .recv_timeout(Duration::from_secs(60))
-        .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", logs()));
-    assert_eq!(code, pmix_sys::PMIX_LAUNCHER_READY);
-    holder.kill().expect("kill the pipe holder");
-    let _ = holder.wait();
-    let st = pmixrun.wait().expect("wait for pmixrun");
-    assert_eq!(st.code(), Some(1), "{st:?}\n{}", logs());
-    assert!(logs().contains("gone before releasing it"), "{}", logs());
-    assert!(!logs().contains("mark="), "{}", logs());
-    server.finalize();
+    let mut run = IndirectRun::start("indirect-early");
+    run.ready();
+    run.initiator_dies();
+    let logs = run.logs();
+    assert!(logs.contains("gone before releasing it"), "{logs}");
+    assert!(!logs.contains("mark="), "{logs}");
+    run.server.finalize();
 }
 
 /// The launcher-parses flow of an indirect launch: pmixrun started with the initiator's
@@ -649,27 +658,11 @@ fn indirect_launch_with_keepalive_pipe() {
     use pmix_core::values::{DataArray, Info, PStr, Value};
     use pmix_sys::*;
 
-    let IndirectRun {
-        server,
-        erx,
-        mut holder,
-        mut pmixrun,
-        dir,
-        out,
-    } = IndirectRun::start("indirect");
-    let logs = || {
-        format!(
-            "--- stdout\n{}\n--- stderr\n{}",
-            std::fs::read_to_string(&out).unwrap_or_default(),
-            std::fs::read_to_string(dir.join("stderr")).unwrap_or_default()
-        )
-    };
+    let mut run = IndirectRun::start("indirect");
+    let (server, out) = (run.server.clone(), run.out.clone());
 
     // PMIX_LAUNCHER_READY, with pmixrun's own URI.
-    let (code, info) = erx
-        .recv_timeout(Duration::from_secs(60))
-        .unwrap_or_else(|_| panic!("no PMIX_LAUNCHER_READY\n{}", logs()));
-    assert_eq!(code, PMIX_LAUNCHER_READY, "{info:?}");
+    let info = run.ready();
     let uri = info
         .iter()
         .find(|i| i.is(PMIX_SERVER_URI))
@@ -683,7 +676,7 @@ fn indirect_launch_with_keepalive_pipe() {
             .unwrap_or_default()
             .contains("mark="),
         "the job started before the release\n{}",
-        logs()
+        run.logs()
     );
 
     let directives = Value::DataArray(Box::new(DataArray {
@@ -713,22 +706,19 @@ fn indirect_launch_with_keepalive_pipe() {
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "the job did not start with the directives\n{}",
-            logs()
+            run.logs()
         );
         std::thread::sleep(Duration::from_millis(20));
     }
 
     // The initiator dies: pmixrun ends the job and exits.
-    holder.kill().expect("kill the pipe holder");
-    let _ = holder.wait();
-    let st = pmixrun.wait().expect("wait for pmixrun");
-    assert_eq!(st.code(), Some(1), "{st:?}\n{}", logs());
+    run.initiator_dies();
+    let logs = run.logs();
     assert!(
-        logs().contains("the initiator of this launch is gone"),
-        "{}",
-        logs()
+        logs.contains("the initiator of this launch is gone"),
+        "{logs}"
     );
-    let left: Vec<String> = std::fs::read_dir(&dir)
+    let left: Vec<String> = std::fs::read_dir(&run.dir)
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
