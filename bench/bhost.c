@@ -690,6 +690,46 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
     return failure;
 }
 
+/* Start `cmd` as a plain child (a tool) on CPU `cpu` (if >= 0), with the default signal
+ * dispositions and mask, and record its pid for the watchdog. Returns the pid, or -1
+ * (reported) if fork failed. */
+static pid_t spawn_plain(int cpu, char **cmd)
+{
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "bhost: fork: %s\n", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        struct sigaction dfl;
+        sigset_t none;
+        memset(&dfl, 0, sizeof(dfl));
+        dfl.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &dfl, NULL);
+        sigaction(SIGALRM, &dfl, NULL);
+        sigaction(SIGTERM, &dfl, NULL);
+        sigaction(SIGINT, &dfl, NULL);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        alarm(0);
+        if (cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu, &set);
+            sched_setaffinity(0, sizeof(set), &set);
+        }
+        execv(cmd[0], cmd);
+        _exit(127);
+    }
+    if (npids < MAX_PIDS) {
+        all_pids[npids] = pid;
+        npids = npids + 1;
+    }
+    return pid;
+}
+
 /* Run `cmd` K times, one after the other, as plain children (tools). */
 static int run_tools(int k, int cpu, char **cmd)
 {
@@ -701,36 +741,9 @@ static int run_tools(int k, int cpu, char **cmd)
     for (i = 0; i < k && failure == 0; i++) {
         int status;
         pid_t pid;
-        fflush(NULL);
-        pid = fork();
+        pid = spawn_plain(cpu, cmd);
         if (pid < 0) {
-            fprintf(stderr, "bhost: fork: %s\n", strerror(errno));
             return 1;
-        }
-        if (pid == 0) {
-            struct sigaction dfl;
-            sigset_t none;
-            memset(&dfl, 0, sizeof(dfl));
-            dfl.sa_handler = SIG_DFL;
-            sigaction(SIGPIPE, &dfl, NULL);
-            sigaction(SIGALRM, &dfl, NULL);
-            sigaction(SIGTERM, &dfl, NULL);
-            sigaction(SIGINT, &dfl, NULL);
-            sigemptyset(&none);
-            sigprocmask(SIG_SETMASK, &none, NULL);
-            alarm(0);
-            if (cpu >= 0) {
-                cpu_set_t set;
-                CPU_ZERO(&set);
-                CPU_SET(cpu, &set);
-                sched_setaffinity(0, sizeof(set), &set);
-            }
-            execv(cmd[0], cmd);
-            _exit(127);
-        }
-        if (npids < MAX_PIDS) {
-            all_pids[npids] = pid;
-            npids = npids + 1;
         }
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
@@ -798,38 +811,11 @@ static int run_iof(long long total, size_t chunk, int window, int cpu, char **cm
     snprintf(env, sizeof(env), "%d", readyfd[1]);
     setenv("BENCH_IOF_READY_FD", env, 1);
     unsetenv("BENCH_GO_FD");
-    fflush(NULL);
-    pid = fork();
+    pid = spawn_plain(cpu, cmd);
     if (pid < 0) {
-        fprintf(stderr, "bhost: fork: %s\n", strerror(errno));
         return 1;
     }
-    if (pid == 0) {
-        struct sigaction dfl;
-        sigset_t none;
-        memset(&dfl, 0, sizeof(dfl));
-        dfl.sa_handler = SIG_DFL;
-        sigaction(SIGPIPE, &dfl, NULL);
-        sigaction(SIGALRM, &dfl, NULL);
-        sigaction(SIGTERM, &dfl, NULL);
-        sigaction(SIGINT, &dfl, NULL);
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        alarm(0);
-        if (cpu >= 0) {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            CPU_SET(cpu, &set);
-            sched_setaffinity(0, sizeof(set), &set);
-        }
-        execv(cmd[0], cmd);
-        _exit(127);
-    }
     close(readyfd[1]);
-    if (npids < MAX_PIDS) {
-        all_pids[npids] = pid;
-        npids = npids + 1;
-    }
     do {
         got = read(readyfd[0], &c, 1);
     } while (got < 0 && errno == EINTR);
