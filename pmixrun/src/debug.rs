@@ -20,6 +20,7 @@ use pmix_core::values::{App, Info, PStr, Proc, Value};
 use pmix_core::{Error, Result};
 use pmix_sys::*;
 
+use crate::host::{find, flag};
 use crate::job::{AppSpec, JobOpts, info, string};
 use crate::run::{Run, apps_of_request};
 
@@ -58,10 +59,6 @@ pub fn key_list(keys: &[&std::ffi::CStr]) -> String {
         .map(|k| k.to_string_lossy())
         .collect::<Vec<_>>()
         .join(",")
-}
-
-fn find<'a>(infos: &'a [Info], k: &std::ffi::CStr) -> Option<&'a Value> {
-    infos.iter().find(|i| i.is(k)).map(|i| &i.value)
 }
 
 fn count(v: &Value) -> Option<u32> {
@@ -171,10 +168,6 @@ fn aim_daemons(
         string(PStr::from(t.nspace.as_bytes())),
     ));
     Ok(())
-}
-
-fn flag(infos: &[Info], k: &std::ffi::CStr) -> bool {
-    find(infos, k).is_some_and(|v| v.as_bool().unwrap_or(false))
 }
 
 /// A spawn request, ready to start.

@@ -38,11 +38,12 @@ fn key_is(i: &Info, k: &std::ffi::CStr) -> bool {
     i.key.as_bytes() == k.to_bytes()
 }
 
-fn find<'a>(info: &'a [Info], k: &std::ffi::CStr) -> Option<&'a Value> {
-    info.iter().find(|i| key_is(i, k)).map(|i| &i.value)
+pub(crate) fn find<'a>(info: &'a [Info], k: &std::ffi::CStr) -> Option<&'a Value> {
+    pmix_core::values::info_value(info, k)
 }
 
-fn flag(info: &[Info], k: &std::ffi::CStr) -> bool {
+/// Whether `k` is present with the value true (a non-boolean value is not a yes).
+pub(crate) fn flag(info: &[Info], k: &std::ffi::CStr) -> bool {
     find(info, k).is_some_and(|v| v.as_bool().unwrap_or(false))
 }
 
