@@ -19,7 +19,8 @@ REF_LIB ?= /usr/lib/x86_64-linux-gnu/libpmix.so.2
 BUILD ?= $(CURDIR)/build
 STAGE := $(BUILD)/install
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
-LIBDIR := $(TARGET_DIR)/release
+LIBDIR := $(TARGET_DIR)/dist
+BINDIR := $(TARGET_DIR)/release
 # The command-line tools (ptools/), installed beside pmixrun.
 PTOOLS := pps pquery pevent plookup pattrs pmix_info pattach
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
@@ -29,7 +30,8 @@ HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix
 all: lib
 
 lib:
-	$(CARGO) build --release -p pmix-ffi -p pmixrun -p ptools
+	$(CARGO) build --profile dist -p pmix-ffi
+	$(CARGO) build --release -p pmixrun -p ptools
 
 headers:
 	$(CARGO) run -q -p xtask -- headers
@@ -49,7 +51,7 @@ lint:
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	for t in pmixrun $(PTOOLS); do install -m 755 $(LIBDIR)/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
+	for t in pmixrun $(PTOOLS); do install -m 755 $(BINDIR)/$$t $(DESTDIR)$(PREFIX)/bin/$$t; done
 	install -m 755 $(LIBDIR)/libpmix.so $(DESTDIR)$(PREFIX)/lib/libpmix.so.$(VERSION)
 	ln -sf libpmix.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libpmix.so.2
 	ln -sf libpmix.so.2 $(DESTDIR)$(PREFIX)/lib/libpmix.so
