@@ -354,6 +354,70 @@ fn stop_on_exec_and_resume() {
     }
 }
 
+/// Pseudo-random bytes (every value, newlines included).
+fn binary(n: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// A job a tool spawns into a persistent pmixrun reads the stdin the tool pushes, on the
+/// ranks `PMIX_FWD_STDIN` / `PMIX_STDIN_TGT` name; the others, and every rank of a job that
+/// asked for none, read `/dev/null` (a push to them fails with NOT-FOUND).
+#[test]
+fn stdin_of_a_job_spawned_by_a_tool() {
+    let data = binary(300_000, 11);
+    // (tool's library, target attribute, rank pushed to, push status, ranks that get data)
+    let cases: [(Lib, &str, &str, &str, &[u32]); 5] = [
+        (Lib::Ours, "fwd", "0", "SUCCESS", &[0]),
+        (Lib::Reference, "fwd", "0", "SUCCESS", &[0]),
+        (Lib::Reference, "str:1", "1", "SUCCESS", &[1]),
+        (Lib::Ours, "proc:all", "all", "SUCCESS", &[0, 1]),
+        (Lib::Ours, "none", "0", "NOT-FOUND", &[]),
+    ];
+    let s = Server::start(Lib::Ours, "spawn-stdin", &[]);
+    for (i, (lib, tgt, push, status, fed)) in cases.into_iter().enumerate() {
+        let dir = s.dir.join(format!("stdin{i}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("input");
+        std::fs::write(&src, &data).unwrap();
+        let d = dir.to_string_lossy().into_owned();
+        let o = s.run(
+            lib,
+            "dbgtool",
+            &["stdin", &d, "2", tgt, push, &src.to_string_lossy()],
+        );
+        let what = format!("{lib:?} {tgt} push to {push}");
+        assert!(o.status.success(), "{what}: {}\n{}", explain(&o), s.output());
+        let out = stdout(&o);
+        assert!(out.contains("dbgtool: spawned "), "{what}: {out}");
+        assert!(out.contains(&format!("dbgtool: push {status}\n")), "{what}: {out}");
+        assert!(out.contains("ended: status SUCCESS"), "{what}: {out}");
+        for rank in 0..2u32 {
+            let got = std::fs::read(dir.join(format!("got.{rank}"))).unwrap_or_default();
+            if fed.contains(&rank) {
+                assert!(got == data, "{what}: rank {rank} got {} bytes", got.len());
+            } else {
+                assert!(got.is_empty(), "{what}: rank {rank} got {} bytes", got.len());
+            }
+        }
+    }
+    // A target rank the job does not have is refused.
+    let o = s.run(
+        Lib::Ours,
+        "dbgtool",
+        &["stdin", &s.dir.to_string_lossy(), "2", "str:5", "0", "/dev/null"],
+    );
+    assert!(stdout(&o).contains("dbgtool: spawn BAD-PARAM"), "{}", explain(&o));
+    s.stop();
+}
+
 #[test]
 fn attach_by_pid_with_one_daemon_per_process() {
     for lib in LIBS {

@@ -19,6 +19,13 @@
  *   One PMIx_Spawn of NP processes "APP DIR 0 wait" and, co-spawned, debugger daemons
  *   "DAEMON DIR" (PMIX_DEBUGGER_DAEMONS and PMIX_DEBUG_DAEMONS_PER_PROC in the daemon
  *   application's infos); waits for the end of the application's job.
+ * usage: dbgtool stdin DIR NP TGT PUSH FILE
+ *   Spawn NP processes of a shell that copies its stdin to DIR/got.<rank>, with TGT:
+ *   "none" (no stdin attribute), "fwd" (PMIX_FWD_STDIN alone), "str:X" (PMIX_FWD_STDIN and
+ *   PMIX_STDIN_TGT as PRRTE's string X), "proc:R" (PMIX_STDIN_TGT as a pmix_proc_t of rank
+ *   R, "all" for the wildcard). Then push FILE with PMIx_IOF_push (callbacks: the reference's
+ *   blocking form hangs) to rank PUSH ("all": wildcard) and end the input; print
+ *   "dbgtool: push <status>" (the first failure, else SUCCESS); wait for the job's end.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -409,6 +416,109 @@ static int cospawn(const char *dir, const char *app, int np, const char *daemon)
     return 0;
 }
 
+static pmix_status_t op_status;
+static int op_done;
+
+static void op_cb(pmix_status_t status, void *cbdata)
+{
+    (void) cbdata;
+    pthread_mutex_lock(&mu);
+    op_status = status;
+    op_done = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+}
+
+/* PMIx_IOF_push with a callback, waited for. */
+static pmix_status_t push_wait(const pmix_proc_t *target, pmix_byte_object_t *bo,
+                               pmix_info_t *dirs, size_t ndirs)
+{
+    pmix_status_t rc;
+    pthread_mutex_lock(&mu);
+    op_done = 0;
+    pthread_mutex_unlock(&mu);
+    rc = PMIx_IOF_push(target, 1, bo, dirs, ndirs, op_cb, NULL);
+    if (PMIX_SUCCESS != rc) {
+        return PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc;
+    }
+    pthread_mutex_lock(&mu);
+    while (!op_done) {
+        pthread_cond_wait(&cv, &mu);
+    }
+    rc = op_status;
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+
+static pmix_rank_t rank_arg(const char *s)
+{
+    return 0 == strcmp(s, "all") ? PMIX_RANK_WILDCARD : (pmix_rank_t) strtoul(s, NULL, 10);
+}
+
+static int spawn_stdin(const char *dir, int np, const char *tgt, const char *push,
+                       const char *file)
+{
+    pmix_app_t a;
+    pmix_info_t ji[2], done;
+    size_t nji = 0;
+    pmix_nspace_t ns;
+    pmix_proc_t target, tp;
+    pmix_byte_object_t bo;
+    pmix_status_t rc, first = PMIX_SUCCESS;
+    static char buf[65536];
+    char script[4096];
+    size_t n;
+    FILE *f;
+
+    register_events();
+    snprintf(script, sizeof script, "cat > %s/got.$PMIX_RANK", dir);
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup("sh");
+    PMIX_ARGV_APPEND(rc, a.argv, "sh");
+    PMIX_ARGV_APPEND(rc, a.argv, "-c");
+    PMIX_ARGV_APPEND(rc, a.argv, script);
+    a.maxprocs = np;
+    if (0 == strcmp(tgt, "fwd") || 0 == strncmp(tgt, "str:", 4)) {
+        PMIX_INFO_LOAD(&ji[nji], PMIX_FWD_STDIN, NULL, PMIX_BOOL);
+        nji++;
+    }
+    if (0 == strncmp(tgt, "str:", 4)) {
+        PMIX_INFO_LOAD(&ji[nji], PMIX_STDIN_TGT, tgt + 4, PMIX_STRING);
+        nji++;
+    } else if (0 == strncmp(tgt, "proc:", 5)) {
+        PMIX_LOAD_PROCID(&tp, "", rank_arg(tgt + 5));
+        PMIX_INFO_LOAD(&ji[nji], PMIX_STDIN_TGT, &tp, PMIX_PROC);
+        nji++;
+    }
+    rc = PMIx_Spawn(0 == nji ? NULL : ji, nji, &a, 1, ns);
+    if (PMIX_SUCCESS != rc) {
+        printf("dbgtool: spawn %s\n", PMIx_Error_string(rc));
+        return 0;
+    }
+    printf("dbgtool: spawned %s\n", ns);
+    f = fopen(file, "rb");
+    if (NULL == f) {
+        FAIL("cannot open %s", file);
+    }
+    PMIX_LOAD_PROCID(&target, ns, rank_arg(push));
+    while (PMIX_SUCCESS == first && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        bo.bytes = buf;
+        bo.size = n;
+        first = push_wait(&target, &bo, NULL, 0);
+    }
+    fclose(f);
+    if (PMIX_SUCCESS == first) {
+        PMIX_INFO_LOAD(&done, PMIX_IOF_COMPLETE, NULL, PMIX_BOOL);
+        bo.bytes = buf;
+        bo.size = 0;
+        first = push_wait(&target, &bo, &done, 1);
+    }
+    printf("dbgtool: push %s\n", PMIx_Error_string(first));
+    fflush(stdout);
+    wait_end(ns);
+    return 0;
+}
+
 static void connect_pid(const char *pid)
 {
     pmix_info_t info;
@@ -507,12 +617,18 @@ int main(int argc, char **argv)
     } else if (argc == 3 && 0 == strcmp(argv[1], "psets")) {
         connect_pid(argv[2]);
         r = psets();
+    } else if (argc == 7 && 0 == strcmp(argv[1], "stdin")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = spawn_stdin(argv[2], atoi(argv[3]), argv[4], argv[5], argv[6]);
     } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
         connect_pid(argv[2]);
         r = stop();
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
-                        " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID | stop PID\n");
+                        " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID"
+                        " | stdin DIR NP TGT PUSH FILE | stop PID\n");
         return 2;
     }
     PMIx_tool_finalize();
