@@ -29,6 +29,8 @@ struct Roles {
     /// A tool's connections to servers other than its primary (`client`), in the order
     /// they were attached.
     others: Vec<Arc<Client>>,
+    /// The system tmpdir a tool was given (`PMIX_SYSTEM_TMPDIR` at `PMIx_tool_init`).
+    system_tmpdir: Option<std::path::PathBuf>,
 }
 
 static ROLES: Mutex<Option<Roles>> = Mutex::new(None);
@@ -45,6 +47,12 @@ fn with<R>(f: impl FnOnce(&mut Roles) -> R) -> R {
 /// Whether `PMIx_Init` or `PMIx_server_init` has succeeded (and not been finalized).
 pub(crate) fn initialized() -> bool {
     with(|r| r.client.is_some() || r.server.is_some())
+}
+
+/// Where servers advertise themselves: a tool's `PMIX_SYSTEM_TMPDIR`, else
+/// `$PMIX_SYSTEM_TMPDIR` (set by the server of a client), `$TMPDIR`, ..., `/tmp`.
+pub(crate) fn system_tmpdir() -> std::path::PathBuf {
+    with(|r| r.system_tmpdir.clone()).unwrap_or_else(|| pmix_core::tool::system_tmpdir(&[]))
 }
 
 /// `Err(Error::Init)` unless the library is initialized.
@@ -118,9 +126,11 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
     let client = tool::init(info, &host)?;
     let client = Arc::new(client);
     let me = client.me.clone();
+    let sysdir = tool::system_tmpdir(info);
     with(|r| {
         if r.client.is_none() {
             r.client = Some(client);
+            r.system_tmpdir = Some(sysdir);
         }
         r.client_refs += 1;
     });
@@ -238,6 +248,7 @@ pub(crate) fn client_finalize() -> Result<()> {
         r.client_refs = r.client_refs.saturating_sub(1);
         if r.client_refs == 0 {
             r.singleton = false;
+            r.system_tmpdir = None;
             r.client.take()
         } else {
             None

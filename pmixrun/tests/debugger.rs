@@ -418,6 +418,84 @@ fn stdin_of_a_job_spawned_by_a_tool() {
     s.stop();
 }
 
+/// `PMIX_QUERY_AVAIL_SERVERS` lists the servers advertised in the system tmpdir, each once
+/// (pmixrun writes several files), the same way on both libraries, connected or not.
+#[test]
+fn available_servers_query() {
+    let s = Server::start(Lib::Ours, "servers", &["--system-server"]);
+    // A second pmixrun in the same tmpdir.
+    let uri2 = s.dir.join("uri2");
+    let mut second = Command::new(env!("CARGO_BIN_EXE_pmixrun"));
+    second
+        .env("TMPDIR", &s.dir)
+        .args(["--timeout", "150", "--persistent", "--report-uri"])
+        .arg(&uri2)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut second = second.spawn().expect("second pmixrun");
+    wait_for(&uri2, "the second pmixrun's URI");
+    let lines = |o: &Output| {
+        let mut v: Vec<String> = stdout(o)
+            .lines()
+            .filter(|l| l.starts_with("dbgtool: server"))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    let uid = unsafe_free_id("-u");
+    let gid = unsafe_free_id("-g");
+    let mut expected: Vec<String> = [s.pid, second.id()]
+        .iter()
+        .map(|pid| {
+            format!(
+                "dbgtool: server pmix.srv.nspace=run.{pid} pmix.srv.rank=rank:0 \
+                 pmix.version=4.2.2 pmix.srvr.pidinfo=u32:{pid} pmix.euid=u32:{uid} \
+                 pmix.egid=u32:{gid} pmix.srv.strtime=time"
+            )
+        })
+        .collect();
+    expected.sort();
+    for (lib, how) in [
+        (Lib::Ours, "connect"),
+        (Lib::Ours, "noconnect"),
+        (Lib::Reference, "connect"),
+        (Lib::Reference, "noconnect"),
+    ] {
+        let o = s.run(lib, "dbgtool", &["servers", how]);
+        assert!(o.status.success(), "{lib:?} {how}: {}", explain(&o));
+        assert_eq!(lines(&o), expected, "{lib:?} {how}: {}", explain(&o));
+    }
+    let o = s.run(Lib::Ours, "dbgtool", &["stop", &second.id().to_string()]);
+    assert!(o.status.success(), "stop the second: {}", explain(&o));
+    assert_eq!(second.wait().unwrap().code(), Some(0));
+    // One server left; with none, NOT-FOUND (as from the reference).
+    let o = s.run(Lib::Ours, "dbgtool", &["servers", "noconnect"]);
+    assert_eq!(lines(&o).len(), 1, "{}", explain(&o));
+    s.stop();
+    let empty = run_dir("no-servers");
+    for lib in LIBS {
+        let mut c = Command::new(fixture().bin.join("dbgtool"));
+        c.args(["servers", "noconnect"])
+            .env("TMPDIR", &empty)
+            .stdin(Stdio::null());
+        with_lib(&mut c, lib);
+        let o = c.output().unwrap();
+        assert!(
+            stdout(&o).contains("dbgtool: servers NOT-FOUND"),
+            "{lib:?}: {}",
+            explain(&o)
+        );
+    }
+}
+
+/// `id -u` / `id -g`.
+fn unsafe_free_id(flag: &str) -> String {
+    let o = Command::new("id").arg(flag).output().unwrap();
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
 #[test]
 fn attach_by_pid_with_one_daemon_per_process() {
     for lib in LIBS {

@@ -26,6 +26,11 @@
  *   R, "all" for the wildcard). Then push FILE with PMIx_IOF_push (callbacks: the reference's
  *   blocking form hangs) to rank PUSH ("all": wildcard) and end the input; print
  *   "dbgtool: push <status>" (the first failure, else SUCCESS); wait for the job's end.
+ * usage: dbgtool servers connect|noconnect
+ *   PMIx_tool_init (connected to the system server, or with PMIX_TOOL_DO_NOT_CONNECT),
+ *   then PMIX_QUERY_AVAIL_SERVERS: one line "dbgtool: server KEY=VALUE ..." per server, in
+ *   the order of the answer's array ("time" for a non-empty start time), or
+ *   "dbgtool: servers <status>" when the query fails.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -519,6 +524,50 @@ static int spawn_stdin(const char *dir, int np, const char *tgt, const char *pus
     return 0;
 }
 
+static int servers(void)
+{
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t nres = 0, n, m;
+    pmix_status_t rc;
+
+    PMIX_QUERY_CONSTRUCT(&q);
+    PMIX_ARGV_APPEND(rc, q.keys, PMIX_QUERY_AVAIL_SERVERS);
+    rc = PMIx_Query_info(&q, 1, &res, &nres);
+    if (PMIX_SUCCESS != rc) {
+        printf("dbgtool: servers %s\n", PMIx_Error_string(rc));
+        return 0;
+    }
+    for (n = 0; n < nres; n++) {
+        pmix_data_array_t *d = res[n].value.data.darray;
+        if (!PMIX_CHECK_KEY(&res[n], PMIX_SERVER_INFO_ARRAY) || PMIX_DATA_ARRAY != res[n].value.type
+            || PMIX_INFO != d->type) {
+            FAIL("result %zu is %s of %s", n, res[n].key, PMIx_Data_type_string(res[n].value.type));
+        }
+        printf("dbgtool: server");
+        for (m = 0; m < d->size; m++) {
+            pmix_info_t *i = &((pmix_info_t *) d->array)[m];
+            printf(" %s=", i->key);
+            switch (i->value.type) {
+            case PMIX_STRING:
+                printf("%s", PMIX_CHECK_KEY(i, PMIX_SERVER_START_TIME) ? "time" : i->value.data.string);
+                break;
+            case PMIX_PROC_RANK:
+                printf("rank:%u", i->value.data.rank);
+                break;
+            case PMIX_UINT32:
+                printf("u32:%u", i->value.data.uint32);
+                break;
+            default:
+                printf("(%s)", PMIx_Data_type_string(i->value.type));
+            }
+        }
+        printf("\n");
+    }
+    PMIX_INFO_FREE(res, nres);
+    return 0;
+}
+
 static void connect_pid(const char *pid)
 {
     pmix_info_t info;
@@ -622,13 +671,25 @@ int main(int argc, char **argv)
             FAIL("tool_init: %s", PMIx_Error_string(rc));
         }
         r = spawn_stdin(argv[2], atoi(argv[3]), argv[4], argv[5], argv[6]);
+    } else if (argc == 3 && 0 == strcmp(argv[1], "servers")) {
+        pmix_info_t nc;
+        if (0 == strcmp(argv[2], "noconnect")) {
+            PMIX_INFO_LOAD(&nc, PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
+        } else {
+            PMIX_INFO_LOAD(&nc, PMIX_CONNECT_TO_SYSTEM, NULL, PMIX_BOOL);
+        }
+        rc = PMIx_tool_init(&me, &nc, 1);
+        if (PMIX_SUCCESS != rc) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = servers();
     } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
         connect_pid(argv[2]);
         r = stop();
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
                         " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID"
-                        " | stdin DIR NP TGT PUSH FILE | stop PID\n");
+                        " | stdin DIR NP TGT PUSH FILE | servers connect|noconnect | stop PID\n");
         return 2;
     }
     PMIx_tool_finalize();
