@@ -317,6 +317,14 @@ fn stop_in_init_direct_launch() {
             out.contains("every process is waiting in PMIx_Init"),
             "{out}"
         );
+        // Waiting in PMIx_Init for the release: connected to the server (the standard has no
+        // state for "stopped"; PRRTE reports a registered process CONNECTED too).
+        assert_eq!(
+            out.matches("state PROC HAS CONNECTED TO LOCAL PMIX SERVER\n")
+                .count(),
+            3,
+            "{out}"
+        );
         assert!(
             out.contains("ended: status NON-ZERO TERMINATION, rank 1, exit code 7, timestamp yes"),
             "{out}"
@@ -345,6 +353,9 @@ fn stop_on_exec_and_resume() {
         );
         let out = stdout(&o);
         assert!(out.contains("every process is stopped on exec"), "{out}");
+        // Stopped at its first instruction: forked and not connected, so RUNNING (as PRRTE
+        // reports a launched process); pps adds the kernel's "(stopped)".
+        assert_eq!(out.matches("state PROC EXECUTING\n").count(), 2, "{out}");
         assert!(
             out.contains("ended: status SUCCESS, rank -2, exit code 0, timestamp yes"),
             "{out}"
