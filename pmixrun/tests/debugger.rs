@@ -665,12 +665,29 @@ fn unsafe_free_kill(pid: u32, sig: &str) -> bool {
 #[derive(Debug)]
 struct Initiator {
     events: std::sync::Mutex<std::sync::mpsc::Sender<(i32, Vec<pmix_core::values::Info>)>>,
+    /// The codes tools register for, when someone listens.
+    regs: std::sync::Mutex<Option<std::sync::mpsc::Sender<Vec<i32>>>>,
 }
 
 impl pmix_core::host::Host for Initiator {
     fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
         use pmix_core::host::Upcall;
-        matches!(upcall, Upcall::NotifyEvent | Upcall::ToolConnected)
+        matches!(
+            upcall,
+            Upcall::NotifyEvent | Upcall::ToolConnected | Upcall::RegisterEvents
+        )
+    }
+
+    fn register_events(
+        &self,
+        codes: &[i32],
+        _info: &[pmix_core::values::Info],
+        done: pmix_core::host::Done<()>,
+    ) {
+        if let Some(tx) = &*self.regs.lock().unwrap() {
+            let _ = tx.send(codes.to_vec());
+        }
+        done(Ok(()))
     }
 
     fn notify_event(
@@ -685,12 +702,22 @@ impl pmix_core::host::Host for Initiator {
         done(Ok(()))
     }
 
+    /// A tool that brings its identity keeps it (as PRRTE and pmixrun do); others are named.
     fn tool_connected(
         &self,
-        _info: &[pmix_core::values::Info],
+        info: &[pmix_core::values::Info],
         done: pmix_core::host::Done<pmix_core::values::Proc>,
     ) {
-        done(Ok(pmix_core::values::Proc::new("initiator.tool", 0)))
+        let given = pmix_core::values::info_value(info, pmix_sys::PMIX_NSPACE)
+            .and_then(|v| v.as_str().cloned())
+            .zip(
+                pmix_core::values::info_value(info, pmix_sys::PMIX_RANK)
+                    .and_then(|v| v.as_u64()),
+            );
+        done(Ok(match given {
+            Some((ns, rank)) => pmix_core::values::Proc::new(ns, rank as u32),
+            None => pmix_core::values::Proc::new("initiator.tool", 0),
+        }))
     }
 }
 
@@ -711,6 +738,7 @@ impl IndirectRun {
         let (etx, erx) = std::sync::mpsc::channel();
         let host = std::sync::Arc::new(Initiator {
             events: std::sync::Mutex::new(etx),
+            regs: std::sync::Mutex::new(None),
         });
         let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
             .expect("start the initiator's server");
@@ -879,4 +907,163 @@ fn indirect_launch_with_keepalive_pipe() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
     server.finalize();
+}
+
+/// A launcher built on the library: `PMIx_tool_init` of a tool started with
+/// `PMIX_LAUNCHER_RNDZ_URI` connects back to the initiator and returns only once released,
+/// as the reference's does (checked on both libraries); ours also keeps the release's launch
+/// directives for the tool, and returns PMIX_ERR_UNREACH when the initiator goes away
+/// first (the reference waits forever, so that case runs on ours only).
+#[test]
+fn launcher_rendezvous_inside_tool_init() {
+    use pmix_core::values::{DataArray, Info, Value};
+    use pmix_sys::*;
+
+    // "rndz": a tool (PMIx_tool_init); "srvrndz": a server (PMIx_server_init), where the
+    // reference also connects and waits, but registers for the release only locally (a
+    // server's handlers are its own), so this test's initiator cannot tell when to release
+    // it: the server case runs on ours only.
+    for (lib, mode, release) in [
+        (Lib::Ours, "rndz", true),
+        (Lib::Reference, "rndz", true),
+        (Lib::Ours, "rndz", false),
+        (Lib::Ours, "srvrndz", true),
+        (Lib::Ours, "srvrndz", false),
+    ] {
+        let (etx, _erx) = std::sync::mpsc::channel();
+        let (rtx, rrx) = std::sync::mpsc::channel();
+        let host = std::sync::Arc::new(Initiator {
+            events: std::sync::Mutex::new(etx),
+            regs: std::sync::Mutex::new(Some(rtx)),
+        });
+        let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
+            .expect("start the initiator's server");
+        let dir = run_dir("rndz");
+        let mut c = Command::new(fixture().bin.join("dbgtool"));
+        c.args([mode, &dir.to_string_lossy()])
+            .env("TMPDIR", &dir)
+            .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        with_lib(&mut c, lib);
+        let mut child = c.spawn().expect("start the launcher");
+        // The launcher registers for the release with the initiator, from inside
+        // PMIx_tool_init, which has not returned.
+        let what = format!("{lib:?} {mode} release={release}");
+        loop {
+            match rrx.recv_timeout(Duration::from_secs(60)) {
+                Ok(codes) if codes.contains(&PMIX_DEBUGGER_RELEASE) => break,
+                Ok(_) => {}
+                Err(_) => {
+                    let _ = child.kill();
+                    let o = child.wait_with_output().unwrap();
+                    panic!("{what}: the launcher never registered: {}", explain(&o));
+                }
+            }
+        }
+        assert!(dir.join("init").exists(), "{what}");
+        assert!(!dir.join("released").exists(), "{what}: tool_init returned early");
+        if release {
+            let directives = Value::DataArray(Box::new(DataArray {
+                ty: PMIX_INFO,
+                items: vec![Value::Info(Box::new(Info::new(
+                    PMIX_DEBUG_STOP_IN_INIT.to_bytes(),
+                    Value::Bool(true),
+                )))],
+            }));
+            server
+                .notify(pmix_core::events::Event {
+                    code: PMIX_DEBUGGER_RELEASE,
+                    source: server.cfg.id.clone(),
+                    range: PMIX_RANGE_SESSION,
+                    info: vec![Info::new(PMIX_LAUNCH_DIRECTIVES.to_bytes(), directives)],
+                })
+                .expect("release");
+        } else {
+            server.finalize();
+        }
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{what}: {}", explain(&o));
+        let out = stdout(&o);
+        let init = if mode == "rndz" {
+            "tool_init"
+        } else {
+            "server_init"
+        };
+        if !release {
+            assert!(out.contains(&format!("dbgtool: {init} UNREACHABLE")), "{what}: {out}");
+            assert!(!dir.join("released").exists(), "{what}");
+            continue;
+        }
+        assert!(out.contains(&format!("dbgtool: {init} SUCCESS")), "{what}: {}", explain(&o));
+        assert!(dir.join("released").exists(), "{what}");
+        let parent = format!("{}:{}", server.cfg.id.nspace, server.cfg.id.rank);
+        assert!(out.contains(&format!("dbgtool: parent {parent}\n")), "{what}: {out}");
+        if mode == "srvrndz" {
+            server.finalize();
+            continue;
+        }
+        // The initiator stays among the tool's servers.
+        let servers = out
+            .lines()
+            .find(|l| l.starts_with("dbgtool: servers "))
+            .unwrap_or_default();
+        assert!(servers.contains(&parent), "{what}: {out}");
+        if lib == Lib::Ours {
+            assert!(out.contains("dbgtool: directives pmix.dbg.init\n"), "{what}: {out}");
+        }
+        server.finalize();
+    }
+}
+
+/// `PMIX_KEEPALIVE_PIPE` in a tool's environment: when the pipe's writer (the initiator)
+/// goes away, `PMIx_tool_init`'s watcher raises a local PMIX_ERR_JOB_TERMINATED for the
+/// tool, affected proc "PMIX_KEEPALIVE_PIPE", as the reference's does (both libraries).
+#[test]
+fn keepalive_pipe_of_a_tool() {
+    for lib in LIBS {
+        let dir = run_dir("keepalive");
+        let fifo = dir.join("keepalive");
+        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let mut holder = Command::new("sh")
+            .arg("-c")
+            .arg("exec sleep 1000 > \"$0\"")
+            .arg(&fifo)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("start the pipe holder");
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("exec \"$@\" 3<\"$KEEPALIVE\" 0</dev/null")
+            .arg("sh")
+            .arg(fixture().bin.join("dbgtool"))
+            .arg("keepalive")
+            .env("TMPDIR", &dir)
+            .env("PMIX_KEEPALIVE_PIPE", "3")
+            .env("KEEPALIVE", &fifo)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        with_lib(&mut c, lib);
+        let mut child = c.spawn().expect("start the tool");
+        // Once it watches, the initiator dies.
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+        assert_eq!(line, "dbgtool: watching\n", "{lib:?}");
+        holder.kill().unwrap();
+        let _ = holder.wait();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+        let st = child.wait().unwrap();
+        assert!(st.success(), "{lib:?}: {st:?} {rest}");
+        assert_eq!(
+            rest,
+            format!(
+                "dbgtool: terminated, affected PMIX_KEEPALIVE_PIPE:{}, from me 1\n",
+                pmix_sys::PMIX_RANK_UNDEF
+            ),
+            "{lib:?}"
+        );
+    }
 }

@@ -31,6 +31,19 @@
  *   then PMIX_QUERY_AVAIL_SERVERS: one line "dbgtool: server KEY=VALUE ..." per server, in
  *   the order of the answer's array ("time" for a non-empty start time), or
  *   "dbgtool: servers <status>" when the query fails.
+ * usage: dbgtool rndz DIR
+ *   A launcher started by an initiator (PMIX_LAUNCHER_RNDZ_URI in the environment):
+ *   creates DIR/init, calls PMIx_tool_init (PMIX_LAUNCHER, PMIX_TOOL_DO_NOT_CONNECT), which
+ *   returns once the initiator releases it, then creates DIR/released and prints the
+ *   status, PMIX_PARENT_ID, the keys of PMIX_LAUNCH_DIRECTIVES (or its status) and the
+ *   servers it is connected to.
+ * usage: dbgtool srvrndz DIR
+ *   As rndz, for a server: PMIx_server_init (no module, identity dbgsrv:0) returns once
+ *   released; prints its status, then PMIX_PARENT_ID of its identity (and finalizes).
+ * usage: dbgtool keepalive
+ *   PMIx_tool_init (PMIX_TOOL_DO_NOT_CONNECT) with PMIX_KEEPALIVE_PIPE in the environment,
+ *   a handler for PMIX_ERR_JOB_TERMINATED; prints "dbgtool: watching", then (at most 60 s
+ *   later) the event's affected proc and whether its source is this tool.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -43,8 +56,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <pmix_server.h>
 #include <pmix_tool.h>
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -568,6 +583,170 @@ static int servers(void)
     return 0;
 }
 
+static void touch_in(const char *dir, const char *name)
+{
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (NULL == f) {
+        FAIL("cannot create %s", path);
+    }
+    fclose(f);
+}
+
+static int rndz(const char *dir)
+{
+    pmix_info_t info[2];
+    pmix_proc_t me, *servers = NULL;
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
+    size_t n, ns = 0;
+
+    PMIX_INFO_LOAD(&info[0], PMIX_LAUNCHER, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
+    touch_in(dir, "init");
+    rc = PMIx_tool_init(&me, info, 2);
+    printf("dbgtool: tool_init %s\n", PMIx_Error_string(rc));
+    if (PMIX_SUCCESS != rc) {
+        return 0;
+    }
+    touch_in(dir, "released");
+    rc = PMIx_Get(&me, PMIX_PARENT_ID, NULL, 0, &val);
+    if (PMIX_SUCCESS == rc && PMIX_PROC == val->type) {
+        printf("dbgtool: parent %s:%u\n", val->data.proc->nspace, val->data.proc->rank);
+    } else {
+        printf("dbgtool: parent %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+        val = NULL;
+    }
+    rc = PMIx_Get(&me, PMIX_LAUNCH_DIRECTIVES, NULL, 0, &val);
+    if (PMIX_SUCCESS == rc && PMIX_DATA_ARRAY == val->type
+        && PMIX_INFO == val->data.darray->type) {
+        printf("dbgtool: directives");
+        for (n = 0; n < val->data.darray->size; n++) {
+            printf(" %s", ((pmix_info_t *) val->data.darray->array)[n].key);
+        }
+        printf("\n");
+    } else {
+        printf("dbgtool: directives %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    rc = PMIx_tool_get_servers(&servers, &ns);
+    printf("dbgtool: servers %s", PMIx_Error_string(rc));
+    for (n = 0; n < ns; n++) {
+        printf(" %s:%u", servers[n].nspace, servers[n].rank);
+    }
+    printf("\n");
+    fflush(stdout);
+    PMIx_tool_finalize();
+    return 0;
+}
+
+static int srvrndz(const char *dir)
+{
+    pmix_server_module_t module;
+    pmix_proc_t me;
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
+
+    pmix_info_t si[2];
+    pmix_rank_t zero = 0;
+
+    memset(&module, 0, sizeof module);
+    PMIX_INFO_LOAD(&si[0], PMIX_SERVER_NSPACE, "dbgsrv", PMIX_STRING);
+    PMIX_INFO_LOAD(&si[1], PMIX_SERVER_RANK, &zero, PMIX_PROC_RANK);
+    touch_in(dir, "init");
+    rc = PMIx_server_init(&module, si, 2);
+    printf("dbgtool: server_init %s\n", PMIx_Error_string(rc));
+    if (PMIX_SUCCESS != rc) {
+        return 0;
+    }
+    touch_in(dir, "released");
+    PMIX_LOAD_PROCID(&me, "dbgsrv", 0);
+    printf("dbgtool: me %s:%u\n", me.nspace, me.rank);
+    rc = PMIx_Get(&me, PMIX_PARENT_ID, NULL, 0, &val);
+    if (PMIX_SUCCESS == rc && PMIX_PROC == val->type) {
+        printf("dbgtool: parent %s:%u\n", val->data.proc->nspace, val->data.proc->rank);
+    } else {
+        printf("dbgtool: parent %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    fflush(stdout);
+    PMIx_server_finalize();
+    return 0;
+}
+
+static int terminated;
+static char term_affected[PMIX_MAX_NSLEN + 32];
+static int term_from_me;
+static pmix_proc_t myself;
+
+static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t results[],
+                          size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                          void *cbdata)
+{
+    size_t n;
+    (void) id; (void) status; (void) results; (void) nresults;
+    pthread_mutex_lock(&mu);
+    for (n = 0; n < ninfo; n++) {
+        if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_AFFECTED_PROC)) {
+            snprintf(term_affected, sizeof term_affected, "%s:%u",
+                     info[n].value.data.proc->nspace, info[n].value.data.proc->rank);
+        }
+    }
+    term_from_me = NULL != source && PMIX_CHECK_PROCID(source, &myself);
+    terminated = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static int keepalive(void)
+{
+    pmix_info_t nc;
+    pmix_status_t rc, code = PMIX_ERR_JOB_TERMINATED;
+    struct timespec until;
+
+    PMIX_INFO_LOAD(&nc, PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
+    rc = PMIx_tool_init(&myself, &nc, 1);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("tool_init: %s", PMIx_Error_string(rc));
+    }
+    rc = PMIx_Register_event_handler(&code, 1, NULL, 0, on_terminated, NULL, NULL);
+    if (rc < 0) {
+        FAIL("register: %s", PMIx_Error_string(rc));
+    }
+    printf("dbgtool: watching\n");
+    fflush(stdout);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    pthread_mutex_lock(&mu);
+    while (!terminated) {
+        if (0 != pthread_cond_timedwait(&cv, &mu, &until)) {
+            break;
+        }
+    }
+    if (terminated) {
+        printf("dbgtool: terminated, affected %s, from me %d\n", term_affected, term_from_me);
+    } else {
+        printf("dbgtool: no event\n");
+    }
+    pthread_mutex_unlock(&mu);
+    fflush(stdout);
+    PMIx_tool_finalize();
+    return 0;
+}
+
 static void connect_pid(const char *pid)
 {
     pmix_info_t info;
@@ -683,13 +862,21 @@ int main(int argc, char **argv)
             FAIL("tool_init: %s", PMIx_Error_string(rc));
         }
         r = servers();
+    } else if (argc == 3 && 0 == strcmp(argv[1], "srvrndz")) {
+        return srvrndz(argv[2]);
+    } else if (argc == 2 && 0 == strcmp(argv[1], "keepalive")) {
+        return keepalive();
+    } else if (argc == 3 && 0 == strcmp(argv[1], "rndz")) {
+        return rndz(argv[2]);
     } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
         connect_pid(argv[2]);
         r = stop();
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
                         " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID"
-                        " | stdin DIR NP TGT PUSH FILE | servers connect|noconnect | stop PID\n");
+                        " | stdin DIR NP TGT PUSH FILE | servers connect|noconnect | rndz DIR | srvrndz DIR"
+                        " | keepalive"
+                        " | stop PID\n");
         return 2;
     }
     PMIx_tool_finalize();
