@@ -140,7 +140,10 @@ pub fn available_servers(dir: &Path) -> Result<Vec<crate::values::Info>> {
             let mut items = vec![
                 Info::new(key(PMIX_SERVER_NSPACE), Value::String(Some(nspace))),
                 Info::new(key(PMIX_SERVER_RANK), Value::ProcRank(rank)),
-                Info::new(key(PMIX_VERSION_INFO), Value::String(Some(r.version.into()))),
+                Info::new(
+                    key(PMIX_VERSION_INFO),
+                    Value::String(Some(r.version.into())),
+                ),
             ];
             if let Some(pid) = r.pid {
                 items.push(Info::new(key(PMIX_SERVER_PIDINFO), Value::Uint32(pid)));
@@ -159,7 +162,10 @@ pub fn available_servers(dir: &Path) -> Result<Vec<crate::values::Info>> {
                 key(PMIX_SERVER_INFO_ARRAY),
                 Value::DataArray(Box::new(DataArray {
                     ty: PMIX_INFO,
-                    items: items.into_iter().map(|i| Value::Info(Box::new(i))).collect(),
+                    items: items
+                        .into_iter()
+                        .map(|i| Value::Info(Box::new(i)))
+                        .collect(),
                 })),
             )
         })
@@ -333,7 +339,8 @@ mod tests {
         let me = std::process::id();
         let dead = 4_000_000_000u32;
         assert_eq!(available_servers(&dir).unwrap_err(), Error::NotFound);
-        let srv = |ns: &str, pid: u32| render(&format!("{ns};tcp4://127.0.0.1:1"), "4.2.2", pid, 5, 6);
+        let srv =
+            |ns: &str, pid: u32| render(&format!("{ns};tcp4://127.0.0.1:1"), "4.2.2", pid, 5, 6);
         write(&dir.join("pmix.h.tool.9"), &srv("zz.3", me)).unwrap();
         write(&dir.join("sub/pmix.h.tool.zz"), &srv("zz.3", me)).unwrap();
         write(&dir.join("sub/pmix.sys.h"), &srv("run.1.0", me)).unwrap();
@@ -344,8 +351,13 @@ mod tests {
         let fields: Vec<Vec<(String, Value)>> = got
             .iter()
             .map(|i| {
-                assert_eq!(i.key.as_bytes(), pmix_sys::PMIX_SERVER_INFO_ARRAY.to_bytes());
-                let Value::DataArray(d) = &i.value else { panic!("{i:?}") };
+                assert_eq!(
+                    i.key.as_bytes(),
+                    pmix_sys::PMIX_SERVER_INFO_ARRAY.to_bytes()
+                );
+                let Value::DataArray(d) = &i.value else {
+                    panic!("{i:?}")
+                };
                 d.items
                     .iter()
                     .map(|v| match v {
@@ -374,7 +386,10 @@ mod tests {
         assert_eq!(fields[1][0].1, Value::String(Some("zz".into())));
         assert_eq!(fields[1][1].1, Value::ProcRank(3));
         assert_eq!(fields[1][3].1, Value::Uint32(me));
-        assert_eq!((&fields[1][4].1, &fields[1][5].1), (&Value::Uint32(5), &Value::Uint32(6)));
+        assert_eq!(
+            (&fields[1][4].1, &fields[1][5].1),
+            (&Value::Uint32(5), &Value::Uint32(6))
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -293,7 +293,8 @@ fn a_tool_that_half_closes_after_its_handshake_is_answered() {
     };
     let mut sock = std::net::TcpStream::connect(s.uri.addr).expect("connect");
     sock.write_all(&hello.encode()).expect("send the handshake");
-    sock.shutdown(std::net::Shutdown::Write).expect("half-close");
+    sock.shutdown(std::net::Shutdown::Write)
+        .expect("half-close");
     // Let the server see the end of file before the host answers (the case that matters):
     // nothing may arrive meanwhile, and the connection must not be dropped.
     std::thread::sleep(Duration::from_millis(300));
@@ -307,7 +308,8 @@ fn a_tool_that_half_closes_after_its_handshake_is_answered() {
         "before the host answered: {early:?}"
     );
     go_tx.send(()).expect("go");
-    sock.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
     let mut got = Vec::new();
     sock.read_to_end(&mut got).expect("read the answer");
     assert!(got.len() >= 4, "no answer: {got:?}");

@@ -279,9 +279,11 @@ impl PmixrunHost {
                 // Libraries answer this themselves (ours and the reference); a requester
                 // that sends it here gets the same answer, from pmixrun's system tmpdir.
                 if let Some(server) = self.run.server() {
-                    let dir = std::path::PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(
-                        server.cfg.system_tmpdir.as_bytes(),
-                    ));
+                    let dir = std::path::PathBuf::from(
+                        <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(
+                            server.cfg.system_tmpdir.as_bytes(),
+                        ),
+                    );
                     if let Ok(list) = pmix_core::rendezvous::available_servers(&dir) {
                         out.extend(list);
                     }

@@ -405,17 +405,29 @@ fn stdin_of_a_job_spawned_by_a_tool() {
             &["stdin", &d, "2", tgt, push, &src.to_string_lossy()],
         );
         let what = format!("{lib:?} {tgt} push to {push}");
-        assert!(o.status.success(), "{what}: {}\n{}", explain(&o), s.output());
+        assert!(
+            o.status.success(),
+            "{what}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
         let out = stdout(&o);
         assert!(out.contains("dbgtool: spawned "), "{what}: {out}");
-        assert!(out.contains(&format!("dbgtool: push {status}\n")), "{what}: {out}");
+        assert!(
+            out.contains(&format!("dbgtool: push {status}\n")),
+            "{what}: {out}"
+        );
         assert!(out.contains("ended: status SUCCESS"), "{what}: {out}");
         for rank in 0..2u32 {
             let got = std::fs::read(dir.join(format!("got.{rank}"))).unwrap_or_default();
             if fed.contains(&rank) {
                 assert!(got == data, "{what}: rank {rank} got {} bytes", got.len());
             } else {
-                assert!(got.is_empty(), "{what}: rank {rank} got {} bytes", got.len());
+                assert!(
+                    got.is_empty(),
+                    "{what}: rank {rank} got {} bytes",
+                    got.len()
+                );
             }
         }
     }
@@ -423,9 +435,20 @@ fn stdin_of_a_job_spawned_by_a_tool() {
     let o = s.run(
         Lib::Ours,
         "dbgtool",
-        &["stdin", &s.dir.to_string_lossy(), "2", "str:5", "0", "/dev/null"],
+        &[
+            "stdin",
+            &s.dir.to_string_lossy(),
+            "2",
+            "str:5",
+            "0",
+            "/dev/null",
+        ],
     );
-    assert!(stdout(&o).contains("dbgtool: spawn BAD-PARAM"), "{}", explain(&o));
+    assert!(
+        stdout(&o).contains("dbgtool: spawn BAD-PARAM"),
+        "{}",
+        explain(&o)
+    );
     s.stop();
 }
 
@@ -710,10 +733,7 @@ impl pmix_core::host::Host for Initiator {
     ) {
         let given = pmix_core::values::info_value(info, pmix_sys::PMIX_NSPACE)
             .and_then(|v| v.as_str().cloned())
-            .zip(
-                pmix_core::values::info_value(info, pmix_sys::PMIX_RANK)
-                    .and_then(|v| v.as_u64()),
-            );
+            .zip(pmix_core::values::info_value(info, pmix_sys::PMIX_RANK).and_then(|v| v.as_u64()));
         done(Ok(match given {
             Some((ns, rank)) => pmix_core::values::Proc::new(ns, rank as u32),
             None => pmix_core::values::Proc::new("initiator.tool", 0),
@@ -963,7 +983,10 @@ fn launcher_rendezvous_inside_tool_init() {
             }
         }
         assert!(dir.join("init").exists(), "{what}");
-        assert!(!dir.join("released").exists(), "{what}: tool_init returned early");
+        assert!(
+            !dir.join("released").exists(),
+            "{what}: tool_init returned early"
+        );
         if release {
             let directives = Value::DataArray(Box::new(DataArray {
                 ty: PMIX_INFO,
@@ -992,14 +1015,24 @@ fn launcher_rendezvous_inside_tool_init() {
             "server_init"
         };
         if !release {
-            assert!(out.contains(&format!("dbgtool: {init} UNREACHABLE")), "{what}: {out}");
+            assert!(
+                out.contains(&format!("dbgtool: {init} UNREACHABLE")),
+                "{what}: {out}"
+            );
             assert!(!dir.join("released").exists(), "{what}");
             continue;
         }
-        assert!(out.contains(&format!("dbgtool: {init} SUCCESS")), "{what}: {}", explain(&o));
+        assert!(
+            out.contains(&format!("dbgtool: {init} SUCCESS")),
+            "{what}: {}",
+            explain(&o)
+        );
         assert!(dir.join("released").exists(), "{what}");
         let parent = format!("{}:{}", server.cfg.id.nspace, server.cfg.id.rank);
-        assert!(out.contains(&format!("dbgtool: parent {parent}\n")), "{what}: {out}");
+        assert!(
+            out.contains(&format!("dbgtool: parent {parent}\n")),
+            "{what}: {out}"
+        );
         if mode == "srvrndz" {
             server.finalize();
             continue;
@@ -1011,7 +1044,10 @@ fn launcher_rendezvous_inside_tool_init() {
             .unwrap_or_default();
         assert!(servers.contains(&parent), "{what}: {out}");
         if lib == Lib::Ours {
-            assert!(out.contains("dbgtool: directives pmix.dbg.init\n"), "{what}: {out}");
+            assert!(
+                out.contains("dbgtool: directives pmix.dbg.init\n"),
+                "{what}: {out}"
+            );
         }
         server.finalize();
     }
@@ -1025,7 +1061,13 @@ fn keepalive_pipe_of_a_tool() {
     for lib in LIBS {
         let dir = run_dir("keepalive");
         let fifo = dir.join("keepalive");
-        assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        assert!(
+            Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
         let mut holder = Command::new("sh")
             .arg("-c")
             .arg("exec sleep 1000 > \"$0\"")

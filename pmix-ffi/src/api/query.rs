@@ -206,10 +206,7 @@ pub unsafe extern "C" fn PMIx_Query_info_nb(
             let answer = merge(remote, local);
             return c.post(move || done(Ok(answer)));
         }
-        c.query_nb(
-            &rest,
-            Box::new(move |r| done(Ok(merge(Some(r), local)))),
-        )
+        c.query_nb(&rest, Box::new(move |r| done(Ok(merge(Some(r), local)))))
     })
 }
 
