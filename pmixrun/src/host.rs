@@ -180,7 +180,19 @@ fn host_attributes(
             (PMIX_LOG_SYSLOG, PMIX_STRING, "write to the system log"),
             (PMIX_LOG_SYSLOG_PRI, PMIX_INT, "syslog priority"),
         ],
-        "PMIx_Spawn" => vec![(PMIX_WDIR, PMIX_STRING, "working directory")],
+        "PMIx_Spawn" => vec![
+            (PMIX_WDIR, PMIX_STRING, "working directory"),
+            (
+                PMIX_FWD_STDIN,
+                PMIX_BOOL,
+                "rank 0 (or PMIX_STDIN_TGT) reads what tools push",
+            ),
+            (
+                PMIX_STDIN_TGT,
+                PMIX_PROC,
+                "the rank(s) that read what tools push",
+            ),
+        ],
         "PMIx_Group_construct" => vec![(
             PMIX_GROUP_ASSIGN_CONTEXT_ID,
             PMIX_BOOL,
