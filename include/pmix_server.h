@@ -328,7 +328,10 @@ PMIX_EXPORT pmix_status_t PMIx_generate_ppn(const char *input, char **ppn);
  `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR`, `PMIX_HOSTNAME`, and writes the rendezvous
  files of `PMIX_SERVER_TOOL_SUPPORT`, `PMIX_SERVER_SESSION_SUPPORT`,
  `PMIX_SERVER_SYSTEM_SUPPORT` and `PMIX_LAUNCHER_RENDEZVOUS_FILE` in the reference's
- format (owner-only; removed by `PMIx_server_finalize`).
+ format (owner-only; removed by `PMIx_server_finalize`). A server started by an
+ initiator (`PMIX_LAUNCHER_RNDZ_URI` or `PMIX_LAUNCHER_RNDZ_FILE` in the environment)
+ connects to it and returns only once released (`PMIX_ERR_UNREACH` if the initiator
+ cannot be reached or goes away first), as the reference does.
 
  # Safety
  `module` is NULL or a valid module; `(info, ninfo)` a valid array.

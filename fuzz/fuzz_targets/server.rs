@@ -142,13 +142,12 @@ fn open_fds() -> usize {
     std::fs::read_dir("/proc/self/fd").map_or(0, Iterator::count)
 }
 
-/// Writes `bytes`, shuts the write side, and reads until the server closes. Panics when
-/// the server keeps the connection open longer than `LIMIT` after it could have read
-/// everything.
-/// Writes `bytes` on a new connection and reads until the server closes. Like a real peer,
-/// it sends nothing after its first `hello` bytes until it has `reply` bytes of answer (or
-/// the server closed): a tool's handshake waits for the host, and a peer that has already
-/// left by then (half-closed) is rightly dropped unanswered.
+/// Writes `bytes` on a new connection and reads until the server closes. Panics when the
+/// server keeps the connection open longer than `LIMIT` after it could have read
+/// everything. Like a real peer, it sends nothing after its first `hello` bytes until it
+/// has `reply` bytes of answer (or the server closed): a tool's handshake waits for the
+/// host. (A tool that half-closes right after its handshake is answered too; that case is
+/// tested in pmix-core/tests/session.rs.)
 fn session(addr: SocketAddr, bytes: &[u8], hello: usize, reply: usize) -> Vec<u8> {
     let s = TcpStream::connect(addr).expect("connect to the server");
     let _ = s.set_nodelay(true);

@@ -113,7 +113,7 @@ pub fn supported(role: Role) -> &'static [(&'static str, &'static [&'static core
             ),
             ("PMIx_Deregister_event_handler", &[]),
             ("PMIx_Notify_event", &[]),
-            ("PMIx_Query_info", &[]),
+            ("PMIx_Query_info", &[PMIX_QUERY_AVAIL_SERVERS]),
             ("PMIx_Log", &[]),
             ("PMIx_Job_control", &[]),
             ("PMIx_Process_monitor", &[]),

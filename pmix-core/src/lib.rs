@@ -17,6 +17,7 @@ pub mod error;
 pub mod events;
 pub mod host;
 pub mod iof;
+pub mod launcher;
 pub mod print;
 pub mod progress;
 pub mod regex;

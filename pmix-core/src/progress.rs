@@ -60,6 +60,13 @@ pub trait ConnHandler: Send {
     /// The connection is gone (peer closed, I/O error, corrupt framing, or `Reactor::close`).
     /// Called exactly once; the connection no longer exists when it runs.
     fn on_closed(&mut self, r: &mut Reactor, id: ConnId, why: Error);
+    /// The peer shut down its sending side (end of file), after every complete message it
+    /// sent was delivered. `true` keeps the connection open for writing (a reply the peer
+    /// still waits for; `Reactor::read_closed` then says so and the handler closes it when
+    /// done); `false` (the default) closes it now.
+    fn on_read_closed(&mut self, _r: &mut Reactor, _id: ConnId) -> bool {
+        false
+    }
 }
 
 /// Receives connections accepted on a listener.
@@ -77,6 +84,8 @@ struct Conn {
     closing: bool,
     /// Framing and handler that take over once the running handler returns (`rebind`).
     rebind: Option<(Box<dyn Framing>, Box<dyn ConnHandler>)>,
+    /// The peer has shut down its sending side and the handler kept the connection.
+    read_closed: bool,
 }
 
 struct Listener {
@@ -171,6 +180,7 @@ impl Reactor {
                 writable_registered: false,
                 closing: false,
                 rebind: None,
+                read_closed: false,
             },
         );
         Ok(ConnId(token.0))
@@ -218,6 +228,12 @@ impl Reactor {
             },
         );
         Ok(())
+    }
+
+    /// Whether the peer of `id` has shut down its sending side (and the handler kept the
+    /// connection to answer it).
+    pub fn read_closed(&self, id: ConnId) -> bool {
+        self.conns.get(&Token(id.0)).is_some_and(|c| c.read_closed)
     }
 
     /// Whether `id` is still open.
@@ -357,6 +373,7 @@ impl Reactor {
         let mut buf = std::mem::take(&mut self.read_buf);
         buf.resize(READ_CHUNK, 0);
         let mut closed = None;
+        let mut eof = false;
         loop {
             let Some(c) = self.conns.get_mut(&token) else {
                 self.read_buf = buf;
@@ -365,6 +382,7 @@ impl Reactor {
             match c.stream.read(&mut buf) {
                 Ok(0) => {
                     closed = Some(Error::Unreach);
+                    eof = true;
                     break;
                 }
                 // Read until WouldBlock or EOF, even after a short read: mio's readiness is
@@ -423,8 +441,44 @@ impl Reactor {
             c.inbuf.drain(..pos);
         }
         if let Some(why) = closed {
+            if eof && self.keep_half_closed(token) {
+                return;
+            }
             self.drop_conn(token, why);
         }
+    }
+
+    /// The peer of `token` sent end of file: whether its handler keeps the connection for
+    /// writing (asked once; later readiness events of a kept connection keep it).
+    fn keep_half_closed(&mut self, token: Token) -> bool {
+        let Some(c) = self.conns.get_mut(&token) else {
+            return true;
+        };
+        if c.read_closed {
+            return true;
+        }
+        let Some(mut h) = c.handler.take() else {
+            return false;
+        };
+        let keep = h.on_read_closed(self, ConnId(token.0));
+        match self.conns.get_mut(&token) {
+            Some(c) => {
+                match c.rebind.take() {
+                    Some((framing, next)) => {
+                        c.framing = framing;
+                        c.handler = Some(next);
+                    }
+                    None => c.handler = Some(h),
+                }
+                c.read_closed = keep;
+            }
+            None => {
+                h.on_closed(self, ConnId(token.0), Error::Unreach);
+                return true;
+            }
+        }
+        self.run_deferred();
+        keep && self.conns.contains_key(&token)
     }
 
     fn accept(&mut self, token: Token) {

@@ -33,6 +33,8 @@ pub struct Rendezvous {
     pub pid: Option<u32>,
     pub uid: Option<u32>,
     pub gid: Option<u32>,
+    /// The start time line (`ctime()` text), if the file has one.
+    pub started: Option<String>,
 }
 
 /// The current time as C's `ctime()` renders it, in UTC ("Sun Nov 22 09:20:32 2026").
@@ -88,13 +90,86 @@ pub fn read(path: &Path) -> Result<Rendezvous> {
         .unwrap_or_else(|| "2.0".into());
     let pid = lines.next().and_then(|l| l.trim().parse().ok());
     let ids = lines.next().and_then(|l| l.split_once(':'));
+    let started = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
     Ok(Rendezvous {
         uri: uri.to_string(),
         version,
         pid,
         uid: ids.and_then(|(u, _)| u.trim().parse().ok()),
         gid: ids.and_then(|(_, g)| g.trim().parse().ok()),
+        started,
     })
+}
+
+/// The answer to `PMIX_QUERY_AVAIL_SERVERS`: one `PMIX_SERVER_INFO_ARRAY` per server
+/// advertised by a `pmix.*` file under `dir` (the system tmpdir, searched recursively as
+/// the reference does), each an array of `PMIX_SERVER_NSPACE`, `PMIX_SERVER_RANK`,
+/// `PMIX_VERSION_INFO`, then what the file holds of `PMIX_SERVER_PIDINFO` (uint32),
+/// `PMIX_USERID`, `PMIX_GRPID` and `PMIX_SERVER_START_TIME`: the reference's layout. A
+/// server named by several files is listed once; files that are not ours to read, do not
+/// parse, or name a server whose pid no longer runs are skipped (the reference lists the
+/// dead too). Sorted by namespace and rank. `Err(NotFound)` when there is none, as from the
+/// reference.
+pub fn available_servers(dir: &Path) -> Result<Vec<crate::values::Info>> {
+    use crate::values::{DataArray, Info, Value};
+    use pmix_sys::*;
+    let mut seen: Vec<(crate::values::PStr, u32, Rendezvous)> = Vec::new();
+    for p in find(dir, 8, |n| n.starts_with("pmix.")) {
+        let Ok(r) = read(&p) else { continue };
+        if r.pid.is_some_and(|pid| !alive(pid)) {
+            continue;
+        }
+        let Ok(uri) = crate::wire::ServerUri::parse(&r.uri) else {
+            continue;
+        };
+        if !seen
+            .iter()
+            .any(|(n, k, _)| *n == uri.nspace && *k == uri.rank)
+        {
+            seen.push((uri.nspace, uri.rank, r));
+        }
+    }
+    if seen.is_empty() {
+        return Err(Error::NotFound);
+    }
+    seen.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    let key = |k: &core::ffi::CStr| crate::values::PStr::from(k.to_bytes());
+    Ok(seen
+        .into_iter()
+        .map(|(nspace, rank, r)| {
+            let mut items = vec![
+                Info::new(key(PMIX_SERVER_NSPACE), Value::String(Some(nspace))),
+                Info::new(key(PMIX_SERVER_RANK), Value::ProcRank(rank)),
+                Info::new(
+                    key(PMIX_VERSION_INFO),
+                    Value::String(Some(r.version.into())),
+                ),
+            ];
+            if let Some(pid) = r.pid {
+                items.push(Info::new(key(PMIX_SERVER_PIDINFO), Value::Uint32(pid)));
+                if let (Some(u), Some(g)) = (r.uid, r.gid) {
+                    items.push(Info::new(key(PMIX_USERID), Value::Uint32(u)));
+                    items.push(Info::new(key(PMIX_GRPID), Value::Uint32(g)));
+                    if let Some(t) = r.started {
+                        items.push(Info::new(
+                            key(PMIX_SERVER_START_TIME),
+                            Value::String(Some(t.into())),
+                        ));
+                    }
+                }
+            }
+            Info::new(
+                key(PMIX_SERVER_INFO_ARRAY),
+                Value::DataArray(Box::new(DataArray {
+                    ty: PMIX_INFO,
+                    items: items
+                        .into_iter()
+                        .map(|i| Value::Info(Box::new(i)))
+                        .collect(),
+                })),
+            )
+        })
+        .collect())
 }
 
 /// Whether process `pid` exists.
@@ -254,6 +329,67 @@ mod tests {
         for kept in [&live, &other_uid, &other_host, &unrelated, &garbage] {
             assert!(kept.exists(), "{} was removed", kept.display());
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn available_servers_once_each_live_only_sorted() {
+        use crate::values::Value;
+        let dir = std::env::temp_dir().join(format!("pmix-avail-{}", std::process::id()));
+        let me = std::process::id();
+        let dead = 4_000_000_000u32;
+        assert_eq!(available_servers(&dir).unwrap_err(), Error::NotFound);
+        let srv =
+            |ns: &str, pid: u32| render(&format!("{ns};tcp4://127.0.0.1:1"), "4.2.2", pid, 5, 6);
+        write(&dir.join("pmix.h.tool.9"), &srv("zz.3", me)).unwrap();
+        write(&dir.join("sub/pmix.h.tool.zz"), &srv("zz.3", me)).unwrap();
+        write(&dir.join("sub/pmix.sys.h"), &srv("run.1.0", me)).unwrap();
+        write(&dir.join("pmix.h.tool.8"), &srv("dead.0", dead)).unwrap();
+        write(&dir.join("pmix.junk"), "not a uri\n").unwrap();
+        write(&dir.join("other.h.tool"), &srv("other.0", me)).unwrap();
+        let got = available_servers(&dir).unwrap();
+        let fields: Vec<Vec<(String, Value)>> = got
+            .iter()
+            .map(|i| {
+                assert_eq!(
+                    i.key.as_bytes(),
+                    pmix_sys::PMIX_SERVER_INFO_ARRAY.to_bytes()
+                );
+                let Value::DataArray(d) = &i.value else {
+                    panic!("{i:?}")
+                };
+                d.items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Info(i) => (i.key.to_string(), i.value.clone()),
+                        other => panic!("{other:?}"),
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(fields.len(), 2, "{fields:?}");
+        let keys: Vec<&str> = fields[0].iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "pmix.srv.nspace",
+                "pmix.srv.rank",
+                "pmix.version",
+                "pmix.srvr.pidinfo",
+                "pmix.euid",
+                "pmix.egid",
+                "pmix.srv.strtime"
+            ]
+        );
+        assert_eq!(fields[0][0].1, Value::String(Some("run.1".into())));
+        assert_eq!(fields[0][1].1, Value::ProcRank(0));
+        assert_eq!(fields[1][0].1, Value::String(Some("zz".into())));
+        assert_eq!(fields[1][1].1, Value::ProcRank(3));
+        assert_eq!(fields[1][3].1, Value::Uint32(me));
+        assert_eq!(
+            (&fields[1][4].1, &fields[1][5].1),
+            (&Value::Uint32(5), &Value::Uint32(6))
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

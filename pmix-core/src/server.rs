@@ -724,6 +724,10 @@ impl Shared {
         if r.send(id, reply.encode()).is_err() {
             return;
         }
+        if r.read_closed(id) {
+            // The tool can send no request: answered, it is done (once the answer is out).
+            return r.close(id, Error::Unreach);
+        }
         self.attach(r, id, proc, hello.buffer_type, hello.kind);
     }
 
@@ -2151,6 +2155,11 @@ impl ConnHandler for HelloConn {
     }
     fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {
         self.phase.store(DONE, Ordering::SeqCst);
+    }
+    /// A tool that sent its handshake and shut down its sending side while the host names
+    /// it still gets its answer (`tool_answer` then closes the connection).
+    fn on_read_closed(&mut self, _r: &mut Reactor, _id: ConnId) -> bool {
+        self.phase.load(Ordering::SeqCst) == HOST
     }
 }
 

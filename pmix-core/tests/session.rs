@@ -260,6 +260,67 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
     c.finalize().expect("finalize");
 }
 
+/// A tool that sends its handshake and shuts down its sending side, then waits, still gets
+/// its answer once the host has named it (a real peer may half-close; the reference's
+/// server answers it too); the server closes the connection after the answer.
+#[test]
+fn a_tool_that_half_closes_after_its_handshake_is_answered() {
+    use pmix_core::codec::BufferType;
+    use pmix_core::wire::{Hello, PeerKind, ToolReply};
+    use std::io::{Read, Write};
+    let (go_tx, go_rx) = std::sync::mpsc::channel();
+    let host = Arc::new(LateToolHost {
+        go: Mutex::new(Some(go_rx)),
+    });
+    let cfg = ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    };
+    let s = server::start(host, cfg).expect("server");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let hello = Hello {
+        psec: "native".into(),
+        cred: pmix_core::wire::handshake::native_cred(uid, gid),
+        kind: PeerKind::ToolNeedsId,
+        uid,
+        gid,
+        id: None,
+        version: pmix_core::wire::VERSION.into(),
+        bfrops: "v41".into(),
+        buffer_type: BufferType::NonDesc,
+        gds: "hash".into(),
+        info: Vec::new(),
+    };
+    let mut sock = std::net::TcpStream::connect(s.uri.addr).expect("connect");
+    sock.write_all(&hello.encode()).expect("send the handshake");
+    sock.shutdown(std::net::Shutdown::Write)
+        .expect("half-close");
+    // Let the server see the end of file before the host answers (the case that matters):
+    // nothing may arrive meanwhile, and the connection must not be dropped.
+    std::thread::sleep(Duration::from_millis(300));
+    sock.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut b = [0u8; 1];
+    let early = sock.read(&mut b);
+    assert!(
+        matches!(&early, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock
+            || e.kind() == std::io::ErrorKind::TimedOut),
+        "before the host answered: {early:?}"
+    );
+    go_tx.send(()).expect("go");
+    sock.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut got = Vec::new();
+    sock.read_to_end(&mut got).expect("read the answer");
+    assert!(got.len() >= 4, "no answer: {got:?}");
+    let status = i32::from_be_bytes(got[..4].try_into().unwrap());
+    assert_eq!(status, PMIX_SUCCESS);
+    let reply = ToolReply::parse_rest(status, PeerKind::ToolNeedsId, &got[4..]).expect("reply");
+    assert_eq!(reply.assigned, Some(Proc::new("tools", 0)));
+    assert_eq!(reply.server, Proc::new("test-server", 0));
+    assert_eq!(got.len(), 4 + ToolReply::rest_len(PeerKind::ToolNeedsId));
+}
+
 /// A host may register and fork a job's clients one by one: a fence over the job that the
 /// first rank enters before the second is even registered must wait for the second (it is
 /// one of the job's local ranks), not complete without it.

@@ -24,5 +24,6 @@ mod convert;
 mod entry;
 mod host;
 mod hwloc;
+mod keepalive;
 mod lifecycle;
 mod ptr;

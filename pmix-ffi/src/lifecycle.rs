@@ -29,6 +29,10 @@ struct Roles {
     /// A tool's connections to servers other than its primary (`client`), in the order
     /// they were attached.
     others: Vec<Arc<Client>>,
+    /// The system tmpdir a tool was given (`PMIX_SYSTEM_TMPDIR` at `PMIx_tool_init`).
+    system_tmpdir: Option<std::path::PathBuf>,
+    /// A server's connection to the initiator that started it (indirect launch).
+    server_parent: Option<Arc<Client>>,
 }
 
 static ROLES: Mutex<Option<Roles>> = Mutex::new(None);
@@ -45,6 +49,12 @@ fn with<R>(f: impl FnOnce(&mut Roles) -> R) -> R {
 /// Whether `PMIx_Init` or `PMIx_server_init` has succeeded (and not been finalized).
 pub(crate) fn initialized() -> bool {
     with(|r| r.client.is_some() || r.server.is_some())
+}
+
+/// Where servers advertise themselves: a tool's `PMIX_SYSTEM_TMPDIR`, else
+/// `$PMIX_SYSTEM_TMPDIR` (set by the server of a client), `$TMPDIR`, ..., `/tmp`.
+pub(crate) fn system_tmpdir() -> std::path::PathBuf {
+    with(|r| r.system_tmpdir.clone()).unwrap_or_else(|| pmix_core::tool::system_tmpdir(&[]))
 }
 
 /// `Err(Error::Init)` unless the library is initialized.
@@ -118,13 +128,68 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
     let client = tool::init(info, &host)?;
     let client = Arc::new(client);
     let me = client.me.clone();
-    with(|r| {
-        if r.client.is_none() {
-            r.client = Some(client);
+    let sysdir = tool::system_tmpdir(info);
+    // Started by an initiator (an indirect launch): connect back and wait for its release,
+    // as the reference does here. Its connection stays, as a server beside the primary.
+    let initiator = match launcher_rendezvous(&client, info) {
+        Ok(i) => i,
+        Err(e) => {
+            let _ = client.finalize();
+            return Err(e);
         }
+    };
+    let mut extra = None;
+    let installed = with(|r| {
         r.client_refs += 1;
+        if r.client.is_none() {
+            r.client = Some(client.clone());
+            r.system_tmpdir = Some(sysdir);
+            r.others.extend(initiator);
+            true
+        } else {
+            extra = initiator;
+            false
+        }
     });
+    if installed {
+        crate::keepalive::watch(&client);
+    } else {
+        let _ = client.finalize();
+    }
+    if let Some(c) = extra {
+        let _ = c.finalize();
+    }
     Ok(me)
+}
+
+/// The rendezvous of a tool started with `PMIX_LAUNCHER_RNDZ_URI` (or
+/// `PMIX_LAUNCHER_RNDZ_FILE`) in its environment, inside `PMIx_tool_init` as in the
+/// reference: connects to the initiator's server with the tool's identity (`PMIX_ERR_UNREACH`
+/// if that fails), records it as `PMIX_PARENT_ID`, registers for `PMIX_DEBUGGER_RELEASE` and
+/// blocks until the initiator releases the tool. Unlike the reference, the release's
+/// `PMIX_LAUNCH_DIRECTIVES` are kept for the tool (`PMIx_Get` of that key on its own
+/// identity), and the loss of the initiator ends the wait with `PMIX_ERR_UNREACH` (the
+/// reference waits forever). Returns the connection to the initiator.
+fn launcher_rendezvous(client: &Arc<Client>, info: &[Info]) -> Result<Option<Arc<Client>>> {
+    use pmix_core::wire::PeerKind;
+    let Some(uri) = pmix_core::launcher::initiator(|k| std::env::var(k).ok()) else {
+        return Ok(None);
+    };
+    let uri = uri.map_err(|_| Error::Unreach)?;
+    let launcher = pmix_core::values::info_value(info, PMIX_LAUNCHER)
+        .is_some_and(|v| v.as_bool().unwrap_or(true));
+    let kind = if launcher {
+        PeerKind::LauncherGivenId
+    } else {
+        PeerKind::ToolGivenId
+    };
+    let rndz = pmix_core::launcher::connect(&uri, kind, Some(client.me.clone()))
+        .map_err(|_| Error::Unreach)?;
+    if let Err(e) = released(client, &rndz) {
+        let _ = rndz.client.finalize();
+        return Err(e);
+    }
+    Ok(Some(rndz.client.clone()))
 }
 
 /// `PMIx_tool_attach_to_server`: finds a server with `info` (as `PMIx_tool_init` does) and
@@ -238,6 +303,7 @@ pub(crate) fn client_finalize() -> Result<()> {
         r.client_refs = r.client_refs.saturating_sub(1);
         if r.client_refs == 0 {
             r.singleton = false;
+            r.system_tmpdir = None;
             r.client.take()
         } else {
             None
@@ -266,13 +332,76 @@ pub(crate) fn set_server(server: Server, host: Arc<CHost>) -> Result<()> {
     })
 }
 
-/// Removes the server role.
+/// Removes the server role (and ends its connection to an initiator, if any).
 pub(crate) fn take_server() -> Option<Server> {
-    with(|r| {
+    let (server, parent) = with(|r| {
         r.host = None;
         r.server_client = None;
-        r.server.take()
-    })
+        (r.server.take(), r.server_parent.take())
+    });
+    if let Some(p) = parent {
+        let _ = p.finalize();
+    }
+    server
+}
+
+/// The rendezvous of a server started by an initiator (`PMIX_LAUNCHER_RNDZ_URI` or
+/// `_FILE` in its environment), at the end of `PMIx_server_init`, as the reference does it
+/// there too: the server connects to the initiator with its own identity, records it as
+/// `PMIX_PARENT_ID` (its `PMIx_Get`), and blocks until released; the release's
+/// `PMIX_LAUNCH_DIRECTIVES` are kept as for a tool. `PMIX_ERR_UNREACH` when the initiator
+/// cannot be reached or goes away first.
+pub(crate) fn server_rendezvous() -> Result<()> {
+    let Some((me, local)) = with(|r| {
+        let s = r.server.as_ref()?;
+        Some((s.cfg.id.clone(), r.server_client.clone()?))
+    }) else {
+        return Err(Error::Init);
+    };
+    let Some(uri) = pmix_core::launcher::initiator(|k| std::env::var(k).ok()) else {
+        return Ok(());
+    };
+    let uri = uri.map_err(|_| Error::Unreach)?;
+    let rndz = pmix_core::launcher::connect(
+        &uri,
+        pmix_core::wire::PeerKind::LauncherGivenId,
+        Some(me.clone()),
+    )
+    .map_err(|_| Error::Unreach)?;
+    let parent = rndz.client.clone();
+    let released = released(&local, &rndz);
+    if released.is_err() {
+        let _ = parent.finalize();
+        return released;
+    }
+    with(|r| r.server_parent = Some(parent));
+    Ok(())
+}
+
+/// Records the initiator as `client`'s `PMIX_PARENT_ID`, waits for the release and keeps
+/// its launch directives (`PMIX_LAUNCH_DIRECTIVES` of `client`'s own identity).
+fn released(client: &Client, rndz: &pmix_core::launcher::Rendezvous) -> Result<()> {
+    use pmix_core::{PStr, Value};
+    client.store_internal(
+        &client.me,
+        PStr::from(PMIX_PARENT_ID.to_bytes()),
+        Value::Proc(rndz.parent().clone()),
+    )?;
+    let directives = rndz.wait_release()?;
+    if !directives.is_empty() {
+        client.store_internal(
+            &client.me,
+            PStr::from(PMIX_LAUNCH_DIRECTIVES.to_bytes()),
+            Value::DataArray(Box::new(pmix_core::values::DataArray {
+                ty: PMIX_INFO,
+                items: directives
+                    .into_iter()
+                    .map(|i| Value::Info(Box::new(i)))
+                    .collect(),
+            })),
+        )?;
+    }
+    Ok(())
 }
 
 /// For void functions that report through an operation callback: calls `cbfunc` (if given)

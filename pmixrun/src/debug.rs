@@ -20,6 +20,7 @@ use pmix_core::values::{App, Info, PStr, Proc, Value};
 use pmix_core::{Error, Result};
 use pmix_sys::*;
 
+use crate::cli::StdinTarget;
 use crate::host::{find, flag};
 use crate::job::{AppSpec, JobOpts, info, string};
 use crate::run::{Run, apps_of_request};
@@ -40,8 +41,10 @@ pub const DEBUG_SUPPORT: [&std::ffi::CStr; 8] = [
 ];
 
 /// The spawn directives pmixrun honours (`PMIX_QUERY_SPAWN_SUPPORT`).
-pub const SPAWN_SUPPORT: [&std::ffi::CStr; 10] = [
+pub const SPAWN_SUPPORT: [&std::ffi::CStr; 12] = [
     PMIX_WDIR,
+    PMIX_FWD_STDIN,
+    PMIX_STDIN_TGT,
     PMIX_DEBUG_STOP_IN_INIT,
     PMIX_DEBUG_STOP_ON_EXEC,
     PMIX_DEBUG_STOP_IN_APP,
@@ -106,7 +109,37 @@ pub fn directives(all: &[Info], opts: &mut JobOpts) -> Result<()> {
         let w = words(v)?;
         opts.exec_agent = w.into_iter().next();
     }
+    if let Some(v) = find(all, PMIX_STDIN_TGT) {
+        opts.stdin = Some(stdin_target(v)?);
+    } else if flag(all, PMIX_FWD_STDIN) {
+        // PRRTE's default target: rank 0.
+        opts.stdin = Some(StdinTarget::Rank(0));
+    }
     Ok(())
+}
+
+/// The value of `PMIX_STDIN_TGT`: PRRTE's string ("all", "none" or a rank), a rank (the
+/// standard's type; `PMIX_RANK_WILDCARD` is every process) or a proc (the header's type;
+/// its rank counts).
+fn stdin_target(v: &Value) -> Result<StdinTarget> {
+    let rank = match v {
+        Value::String(Some(s)) => match s.as_bytes() {
+            b"all" => PMIX_RANK_WILDCARD,
+            b"none" => return Ok(StdinTarget::None),
+            b => std::str::from_utf8(b)
+                .ok()
+                .and_then(|t| t.trim().parse::<u32>().ok())
+                .ok_or(Error::BadParam)?,
+        },
+        Value::Proc(p) => p.rank,
+        Value::ProcRank(r) => *r,
+        other => count(other).ok_or(Error::BadParam)?,
+    };
+    Ok(match rank {
+        PMIX_RANK_WILDCARD => StdinTarget::All,
+        r if r >= PMIX_RANK_VALID => return Err(Error::BadParam),
+        r => StdinTarget::Rank(r),
+    })
 }
 
 /// Applications a spawn request asks to be started as a job of their own next to the
@@ -267,6 +300,12 @@ pub fn spawn_request(run: &Run, job_info: &[Info], apps: &[App]) -> Result<Reque
             let per_proc = find(&all, PMIX_DEBUG_DAEMONS_PER_PROC).and_then(count);
             let per_node = find(&all, PMIX_DEBUG_DAEMONS_PER_NODE).and_then(count);
             aim_daemons(&mut specs, &mut opts, &t, targets, per_proc, per_node)?;
+        }
+    }
+    if let Some(StdinTarget::Rank(r)) = opts.stdin {
+        let size: u32 = specs.iter().map(|a| a.np).sum();
+        if r >= size {
+            return Err(Error::BadParam);
         }
     }
     Ok(Request {

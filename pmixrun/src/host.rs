@@ -180,7 +180,19 @@ fn host_attributes(
             (PMIX_LOG_SYSLOG, PMIX_STRING, "write to the system log"),
             (PMIX_LOG_SYSLOG_PRI, PMIX_INT, "syslog priority"),
         ],
-        "PMIx_Spawn" => vec![(PMIX_WDIR, PMIX_STRING, "working directory")],
+        "PMIx_Spawn" => vec![
+            (PMIX_WDIR, PMIX_STRING, "working directory"),
+            (
+                PMIX_FWD_STDIN,
+                PMIX_BOOL,
+                "rank 0 (or PMIX_STDIN_TGT) reads what tools push",
+            ),
+            (
+                PMIX_STDIN_TGT,
+                PMIX_PROC,
+                "the rank(s) that read what tools push",
+            ),
+        ],
         "PMIx_Group_construct" => vec![(
             PMIX_GROUP_ASSIGN_CONTEXT_ID,
             PMIX_BOOL,
@@ -274,6 +286,19 @@ impl PmixrunHost {
                             items,
                         })),
                     ));
+                }
+            } else if is(PMIX_QUERY_AVAIL_SERVERS) {
+                // Libraries answer this themselves (ours and the reference); a requester
+                // that sends it here gets the same answer, from pmixrun's system tmpdir.
+                if let Some(server) = self.run.server() {
+                    let dir = std::path::PathBuf::from(
+                        <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(
+                            server.cfg.system_tmpdir.as_bytes(),
+                        ),
+                    );
+                    if let Ok(list) = pmix_core::rendezvous::available_servers(&dir) {
+                        out.extend(list);
+                    }
                 }
             } else if is(PMIX_JOB_SIZE) {
                 if let Some(j) = st.job(&nspace) {

@@ -19,7 +19,7 @@
 use std::sync::{Arc, mpsc};
 
 use pmix_core::client::Client;
-use pmix_core::events::{Event, Next};
+use pmix_core::launcher::FromInitiator;
 use pmix_core::values::{Info, PStr, Value};
 use pmix_core::wire::{PeerKind, ServerUri};
 use pmix_core::{Error, Result};
@@ -29,22 +29,15 @@ use crate::run::Cmd;
 
 /// The environment variables of an indirect launch (not passed on to the job).
 pub const VARS: [&str; 4] = [
-    "PMIX_LAUNCHER_RNDZ_URI",
-    "PMIX_LAUNCHER_RNDZ_FILE",
+    pmix_core::launcher::RNDZ_URI,
+    pmix_core::launcher::RNDZ_FILE,
     "PMIX_KEEPALIVE_PIPE",
     "PMIX_LAUNCHER_RENDEZVOUS_FILE",
 ];
 
 /// The initiator's server, if pmixrun was started by one.
 pub fn initiator() -> Option<Result<ServerUri>> {
-    if let Ok(u) = std::env::var("PMIX_LAUNCHER_RNDZ_URI") {
-        return Some(ServerUri::parse_tool(&u));
-    }
-    let f = std::env::var_os("PMIX_LAUNCHER_RNDZ_FILE")?;
-    Some(
-        pmix_core::rendezvous::read(std::path::Path::new(&f))
-            .and_then(|r| ServerUri::parse_tool(&r.uri)),
-    )
+    pmix_core::launcher::initiator(|k| std::env::var(k).ok())
 }
 
 /// The keepalive descriptor, if one was given.
@@ -53,64 +46,19 @@ pub fn keepalive_fd() -> Option<Result<i32>> {
     Some(v.trim().parse::<i32>().map_err(|_| Error::BadParam))
 }
 
-fn wait<T: Send + 'static>(
-    start: impl FnOnce(pmix_core::host::Done<T>) -> Result<()>,
-) -> Result<T> {
-    let (tx, rx) = mpsc::channel();
-    start(Box::new(move |r| drop(tx.send(r))))?;
-    rx.recv().map_err(|_| Error::Unreach)?
-}
-
-/// Connects to the initiator, registers for the release and announces pmixrun (`own_uri`,
-/// `own_nspace`: pmixrun's server). The release and the loss of the initiator arrive on
-/// `tx` as [`Cmd::Released`] and [`Cmd::InitiatorGone`].
+/// Connects to the initiator (the library's rendezvous, `pmix_core::launcher`, as a
+/// `PMIx_tool_init` of a launcher does it) and announces pmixrun (`own_uri`,
+/// `own_nspace`: pmixrun's server) with `PMIX_LAUNCHER_READY`, as PRRTE's launchers do.
+/// The release and the loss of the initiator arrive on `tx` as [`Cmd::Released`] and
+/// [`Cmd::InitiatorGone`]: pmixrun serves its tools while it waits.
 pub fn rendezvous(
     uri: &ServerUri,
     own_uri: &str,
     own_nspace: &PStr,
     tx: mpsc::Sender<Cmd>,
 ) -> Result<Arc<Client>> {
-    let client = Arc::new(pmix_core::tool::connect(
-        uri,
-        PeerKind::LauncherNeedsId,
-        None,
-        Vec::new(),
-    )?);
-    let release = tx.clone();
-    client.events.register(
-        &[PMIX_DEBUGGER_RELEASE],
-        &[],
-        Arc::new(move |_, ev: &Event, _: &[Info], next: Next| {
-            let directives = ev
-                .info
-                .iter()
-                .filter(|i| i.is(PMIX_LAUNCH_DIRECTIVES))
-                .flat_map(|i| match &i.value {
-                    Value::DataArray(d) => d
-                        .items
-                        .iter()
-                        .filter_map(|v| match v {
-                            Value::Info(x) => Some((**x).clone()),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let _ = release.send(Cmd::Released(directives));
-            next.call(PMIX_EVENT_ACTION_COMPLETE, Vec::new());
-        }),
-    );
-    let gone = tx;
-    client.events.register(
-        &[PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH],
-        &[],
-        Arc::new(move |_, _: &Event, _: &[Info], next: Next| {
-            let _ = gone.send(Cmd::InitiatorGone);
-            next.call(PMIX_SUCCESS, Vec::new());
-        }),
-    );
-    wait(|d| client.register_events_nb(&[PMIX_DEBUGGER_RELEASE], &[], d))?;
+    let rndz = pmix_core::launcher::connect(uri, PeerKind::LauncherNeedsId, None)?;
+    let client = rndz.client.clone();
     let info = [
         Info::new(PMIX_EVENT_NON_DEFAULT.to_bytes(), Value::Bool(true)),
         Info::new(
@@ -126,6 +74,28 @@ pub fn rendezvous(
             Value::Proc(client.me.clone()),
         ),
     ];
-    wait(|d| client.notify_nb(PMIX_LAUNCHER_READY, None, PMIX_RANGE_RM, &info, d))?;
+    let (dtx, drx) = mpsc::channel();
+    client.notify_nb(
+        PMIX_LAUNCHER_READY,
+        None,
+        PMIX_RANGE_RM,
+        &info,
+        Box::new(move |r| drop(dtx.send(r))),
+    )?;
+    drx.recv().map_err(|_| Error::Unreach)??;
+    let _ = std::thread::Builder::new()
+        .name("initiator".into())
+        .spawn(move || {
+            loop {
+                let cmd = match rndz.next() {
+                    FromInitiator::Released(d) => Cmd::Released(d),
+                    FromInitiator::Gone => Cmd::InitiatorGone,
+                };
+                let gone = matches!(cmd, Cmd::InitiatorGone);
+                if tx.send(cmd).is_err() || gone {
+                    break;
+                }
+            }
+        });
     Ok(client)
 }

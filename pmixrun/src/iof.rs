@@ -296,6 +296,15 @@ impl Iof {
         }
     }
 
+    /// Forgets the stdin feed of `proc` (a process that ended), ending its writer thread;
+    /// what was queued for it is dropped. Pushes to it then fail with `PMIX_ERR_NOT_FOUND`.
+    pub fn end_stdin(&self, proc: &Proc) {
+        let feed = lock(&self.stdin).remove(proc);
+        if let Some(f) = feed {
+            f.end();
+        }
+    }
+
     /// Copies pmixrun's stdin to `targets` until end of file, then ends their input.
     pub fn pump_stdin(self: &Arc<Self>, targets: Vec<Proc>) {
         if targets.is_empty() {
@@ -429,6 +438,23 @@ impl StdinFeed {
                 drop(pipe);
             })?;
         Ok(feed)
+    }
+
+    /// Stops the writer thread: nothing more will be written.
+    fn end(&self) {
+        let mut q = lock(&self.q);
+        let dropped: Vec<FeedItem> = q.items.drain(..).collect();
+        q.queued = 0;
+        q.items.push_back(FeedItem::End);
+        q.closed = true;
+        self.ready.notify_one();
+        drop(q);
+        // Pushes waiting for their data to be written complete now (it never will be).
+        for item in dropped {
+            if let FeedItem::Data(_, Some(j)) = item {
+                j.one_done();
+            }
+        }
     }
 
     fn closed(&self) -> bool {

@@ -49,6 +49,10 @@ pub struct JobOpts {
     pub psets: Vec<String>,
     /// The client or tool that asked for the job (spawn).
     pub requester: Option<Proc>,
+    /// Which processes of a spawned job get a stdin feed for tools' `PMIx_IOF_push`
+    /// (`PMIX_FWD_STDIN`, `PMIX_STDIN_TGT`); `None`: every process reads `/dev/null`.
+    /// The command line's job follows `--stdin` instead.
+    pub stdin: Option<crate::cli::StdinTarget>,
 }
 
 impl JobOpts {

@@ -482,10 +482,15 @@ impl Run {
         reg: pmix_core::Result<Vec<Info>>,
     ) -> Result<(), Error> {
         let server = self.server().ok_or(Error::Init)?.clone();
-        let (nprocs, initial) = {
+        let (nprocs, initial, stdin) = {
             let st = self.lock();
             let job = &st.jobs[idx];
-            (job.size(), job.initial)
+            let stdin = if job.initial {
+                self.setup.stdin
+            } else {
+                job.opts.stdin.unwrap_or(StdinTarget::None)
+            };
+            (job.size(), job.initial, stdin)
         };
         server.register_nspace(nspace, nprocs, &reg?)?;
         for r in 0..nprocs {
@@ -506,28 +511,29 @@ impl Run {
                 info(PMIX_NSPACE, job::string(nspace.clone())),
             ],
         );
-        // Standard input: pipes to the readers of pmixrun's stdin (command-line job only).
+        // Standard input: a feed per target process. The command line's job is fed by
+        // pmixrun's stdin (and tools); a spawned job that asked for one
+        // (`PMIX_FWD_STDIN`, `PMIX_STDIN_TGT`) by tools' `PMIx_IOF_push` only.
         let mut stdin_of: HashMap<u32, OwnedFd> = HashMap::new();
         let mut stdin_targets = Vec::new();
-        if initial {
-            let targets: Vec<u32> = match self.setup.stdin {
-                StdinTarget::Rank(r) if r < nprocs => vec![r],
-                StdinTarget::Rank(r) => {
-                    eprintln!(
-                        "pmixrun: --stdin {r}: the job has no rank {r}; stdin is not forwarded"
-                    );
-                    Vec::new()
-                }
-                StdinTarget::All => (0..nprocs).collect(),
-                StdinTarget::None => Vec::new(),
-            };
-            for r in targets {
-                let p = Proc::new(nspace.clone(), r);
-                let rd = self
-                    .iof
-                    .stdin_pipe(p.clone())
-                    .map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
-                stdin_of.insert(r, rd);
+        let targets: Vec<u32> = match stdin {
+            StdinTarget::Rank(r) if r < nprocs => vec![r],
+            StdinTarget::Rank(r) => {
+                // A spawn request naming a rank its job lacks is refused before this.
+                eprintln!("pmixrun: --stdin {r}: the job has no rank {r}; stdin is not forwarded");
+                Vec::new()
+            }
+            StdinTarget::All => (0..nprocs).collect(),
+            StdinTarget::None => Vec::new(),
+        };
+        for r in targets {
+            let p = Proc::new(nspace.clone(), r);
+            let rd = self
+                .iof
+                .stdin_pipe(p.clone())
+                .map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
+            stdin_of.insert(r, rd);
+            if initial {
                 stdin_targets.push(p);
             }
         }
@@ -716,6 +722,8 @@ impl Run {
         let nspace = job.nspace.clone();
         let initial = job.initial;
         let registered = job.registered;
+        // Its stdin feed (if any) has no reader any more: its writer thread can end.
+        self.iof.end_stdin(&Proc::new(nspace.clone(), rank));
         let p = &mut job.procs[rank as usize];
         p.state = ProcState::Ended(exit);
         p.term_at = None;

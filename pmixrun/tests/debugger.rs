@@ -317,6 +317,14 @@ fn stop_in_init_direct_launch() {
             out.contains("every process is waiting in PMIx_Init"),
             "{out}"
         );
+        // Waiting in PMIx_Init for the release: connected to the server (the standard has no
+        // state for "stopped"; PRRTE reports a registered process CONNECTED too).
+        assert_eq!(
+            out.matches("state PROC HAS CONNECTED TO LOCAL PMIX SERVER\n")
+                .count(),
+            3,
+            "{out}"
+        );
         assert!(
             out.contains("ended: status NON-ZERO TERMINATION, rank 1, exit code 7, timestamp yes"),
             "{out}"
@@ -345,6 +353,9 @@ fn stop_on_exec_and_resume() {
         );
         let out = stdout(&o);
         assert!(out.contains("every process is stopped on exec"), "{out}");
+        // Stopped at its first instruction: forked and not connected, so RUNNING (as PRRTE
+        // reports a launched process); pps adds the kernel's "(stopped)".
+        assert_eq!(out.matches("state PROC EXECUTING\n").count(), 2, "{out}");
         assert!(
             out.contains("ended: status SUCCESS, rank -2, exit code 0, timestamp yes"),
             "{out}"
@@ -352,6 +363,171 @@ fn stop_on_exec_and_resume() {
         assert!(out.contains("every process passed PMIx_Init"), "{out}");
         s.stop();
     }
+}
+
+/// Pseudo-random bytes (every value, newlines included).
+fn binary(n: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// A job a tool spawns into a persistent pmixrun reads the stdin the tool pushes, on the
+/// ranks `PMIX_FWD_STDIN` / `PMIX_STDIN_TGT` name; the others, and every rank of a job that
+/// asked for none, read `/dev/null` (a push to them fails with NOT-FOUND).
+#[test]
+fn stdin_of_a_job_spawned_by_a_tool() {
+    let data = binary(300_000, 11);
+    // (tool's library, target attribute, rank pushed to, push status, ranks that get data)
+    let cases: [(Lib, &str, &str, &str, &[u32]); 5] = [
+        (Lib::Ours, "fwd", "0", "SUCCESS", &[0]),
+        (Lib::Reference, "fwd", "0", "SUCCESS", &[0]),
+        (Lib::Reference, "str:1", "1", "SUCCESS", &[1]),
+        (Lib::Ours, "proc:all", "all", "SUCCESS", &[0, 1]),
+        (Lib::Ours, "none", "0", "NOT-FOUND", &[]),
+    ];
+    let s = Server::start(Lib::Ours, "spawn-stdin", &[]);
+    for (i, (lib, tgt, push, status, fed)) in cases.into_iter().enumerate() {
+        let dir = s.dir.join(format!("stdin{i}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let src = dir.join("input");
+        std::fs::write(&src, &data).unwrap();
+        let d = dir.to_string_lossy().into_owned();
+        let o = s.run(
+            lib,
+            "dbgtool",
+            &["stdin", &d, "2", tgt, push, &src.to_string_lossy()],
+        );
+        let what = format!("{lib:?} {tgt} push to {push}");
+        assert!(
+            o.status.success(),
+            "{what}: {}\n{}",
+            explain(&o),
+            s.output()
+        );
+        let out = stdout(&o);
+        assert!(out.contains("dbgtool: spawned "), "{what}: {out}");
+        assert!(
+            out.contains(&format!("dbgtool: push {status}\n")),
+            "{what}: {out}"
+        );
+        assert!(out.contains("ended: status SUCCESS"), "{what}: {out}");
+        for rank in 0..2u32 {
+            let got = std::fs::read(dir.join(format!("got.{rank}"))).unwrap_or_default();
+            if fed.contains(&rank) {
+                assert!(got == data, "{what}: rank {rank} got {} bytes", got.len());
+            } else {
+                assert!(
+                    got.is_empty(),
+                    "{what}: rank {rank} got {} bytes",
+                    got.len()
+                );
+            }
+        }
+    }
+    // A target rank the job does not have is refused.
+    let o = s.run(
+        Lib::Ours,
+        "dbgtool",
+        &[
+            "stdin",
+            &s.dir.to_string_lossy(),
+            "2",
+            "str:5",
+            "0",
+            "/dev/null",
+        ],
+    );
+    assert!(
+        stdout(&o).contains("dbgtool: spawn BAD-PARAM"),
+        "{}",
+        explain(&o)
+    );
+    s.stop();
+}
+
+/// `PMIX_QUERY_AVAIL_SERVERS` lists the servers advertised in the system tmpdir, each once
+/// (pmixrun writes several files), the same way on both libraries, connected or not.
+#[test]
+fn available_servers_query() {
+    let s = Server::start(Lib::Ours, "servers", &["--system-server"]);
+    // A second pmixrun in the same tmpdir.
+    let uri2 = s.dir.join("uri2");
+    let mut second = Command::new(env!("CARGO_BIN_EXE_pmixrun"));
+    second
+        .env("TMPDIR", &s.dir)
+        .args(["--timeout", "150", "--persistent", "--report-uri"])
+        .arg(&uri2)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let mut second = second.spawn().expect("second pmixrun");
+    wait_for(&uri2, "the second pmixrun's URI");
+    let lines = |o: &Output| {
+        let mut v: Vec<String> = stdout(o)
+            .lines()
+            .filter(|l| l.starts_with("dbgtool: server"))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    let uid = unsafe_free_id("-u");
+    let gid = unsafe_free_id("-g");
+    let mut expected: Vec<String> = [s.pid, second.id()]
+        .iter()
+        .map(|pid| {
+            format!(
+                "dbgtool: server pmix.srv.nspace=run.{pid} pmix.srv.rank=rank:0 \
+                 pmix.version=4.2.2 pmix.srvr.pidinfo=u32:{pid} pmix.euid=u32:{uid} \
+                 pmix.egid=u32:{gid} pmix.srv.strtime=time"
+            )
+        })
+        .collect();
+    expected.sort();
+    for (lib, how) in [
+        (Lib::Ours, "connect"),
+        (Lib::Ours, "noconnect"),
+        (Lib::Reference, "connect"),
+        (Lib::Reference, "noconnect"),
+    ] {
+        let o = s.run(lib, "dbgtool", &["servers", how]);
+        assert!(o.status.success(), "{lib:?} {how}: {}", explain(&o));
+        assert_eq!(lines(&o), expected, "{lib:?} {how}: {}", explain(&o));
+    }
+    let o = s.run(Lib::Ours, "dbgtool", &["stop", &second.id().to_string()]);
+    assert!(o.status.success(), "stop the second: {}", explain(&o));
+    assert_eq!(second.wait().unwrap().code(), Some(0));
+    // One server left; with none, NOT-FOUND (as from the reference).
+    let o = s.run(Lib::Ours, "dbgtool", &["servers", "noconnect"]);
+    assert_eq!(lines(&o).len(), 1, "{}", explain(&o));
+    s.stop();
+    let empty = run_dir("no-servers");
+    for lib in LIBS {
+        let mut c = Command::new(fixture().bin.join("dbgtool"));
+        c.args(["servers", "noconnect"])
+            .env("TMPDIR", &empty)
+            .stdin(Stdio::null());
+        with_lib(&mut c, lib);
+        let o = c.output().unwrap();
+        assert!(
+            stdout(&o).contains("dbgtool: servers NOT-FOUND"),
+            "{lib:?}: {}",
+            explain(&o)
+        );
+    }
+}
+
+/// `id -u` / `id -g`.
+fn unsafe_free_id(flag: &str) -> String {
+    let o = Command::new("id").arg(flag).output().unwrap();
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
 
 #[test]
@@ -512,12 +688,29 @@ fn unsafe_free_kill(pid: u32, sig: &str) -> bool {
 #[derive(Debug)]
 struct Initiator {
     events: std::sync::Mutex<std::sync::mpsc::Sender<(i32, Vec<pmix_core::values::Info>)>>,
+    /// The codes tools register for, when someone listens.
+    regs: std::sync::Mutex<Option<std::sync::mpsc::Sender<Vec<i32>>>>,
 }
 
 impl pmix_core::host::Host for Initiator {
     fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
         use pmix_core::host::Upcall;
-        matches!(upcall, Upcall::NotifyEvent | Upcall::ToolConnected)
+        matches!(
+            upcall,
+            Upcall::NotifyEvent | Upcall::ToolConnected | Upcall::RegisterEvents
+        )
+    }
+
+    fn register_events(
+        &self,
+        codes: &[i32],
+        _info: &[pmix_core::values::Info],
+        done: pmix_core::host::Done<()>,
+    ) {
+        if let Some(tx) = &*self.regs.lock().unwrap() {
+            let _ = tx.send(codes.to_vec());
+        }
+        done(Ok(()))
     }
 
     fn notify_event(
@@ -532,12 +725,19 @@ impl pmix_core::host::Host for Initiator {
         done(Ok(()))
     }
 
+    /// A tool that brings its identity keeps it (as PRRTE and pmixrun do); others are named.
     fn tool_connected(
         &self,
-        _info: &[pmix_core::values::Info],
+        info: &[pmix_core::values::Info],
         done: pmix_core::host::Done<pmix_core::values::Proc>,
     ) {
-        done(Ok(pmix_core::values::Proc::new("initiator.tool", 0)))
+        let given = pmix_core::values::info_value(info, pmix_sys::PMIX_NSPACE)
+            .and_then(|v| v.as_str().cloned())
+            .zip(pmix_core::values::info_value(info, pmix_sys::PMIX_RANK).and_then(|v| v.as_u64()));
+        done(Ok(match given {
+            Some((ns, rank)) => pmix_core::values::Proc::new(ns, rank as u32),
+            None => pmix_core::values::Proc::new("initiator.tool", 0),
+        }))
     }
 }
 
@@ -558,6 +758,7 @@ impl IndirectRun {
         let (etx, erx) = std::sync::mpsc::channel();
         let host = std::sync::Arc::new(Initiator {
             events: std::sync::Mutex::new(etx),
+            regs: std::sync::Mutex::new(None),
         });
         let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
             .expect("start the initiator's server");
@@ -726,4 +927,185 @@ fn indirect_launch_with_keepalive_pipe() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
     server.finalize();
+}
+
+/// A launcher built on the library: `PMIx_tool_init` of a tool started with
+/// `PMIX_LAUNCHER_RNDZ_URI` connects back to the initiator and returns only once released,
+/// as the reference's does (checked on both libraries); ours also keeps the release's launch
+/// directives for the tool, and returns PMIX_ERR_UNREACH when the initiator goes away
+/// first (the reference waits forever, so that case runs on ours only).
+#[test]
+fn launcher_rendezvous_inside_tool_init() {
+    use pmix_core::values::{DataArray, Info, Value};
+    use pmix_sys::*;
+
+    // "rndz": a tool (PMIx_tool_init); "srvrndz": a server (PMIx_server_init), where the
+    // reference also connects and waits, but registers for the release only locally (a
+    // server's handlers are its own), so this test's initiator cannot tell when to release
+    // it: the server case runs on ours only.
+    for (lib, mode, release) in [
+        (Lib::Ours, "rndz", true),
+        (Lib::Reference, "rndz", true),
+        (Lib::Ours, "rndz", false),
+        (Lib::Ours, "srvrndz", true),
+        (Lib::Ours, "srvrndz", false),
+    ] {
+        let (etx, _erx) = std::sync::mpsc::channel();
+        let (rtx, rrx) = std::sync::mpsc::channel();
+        let host = std::sync::Arc::new(Initiator {
+            events: std::sync::Mutex::new(etx),
+            regs: std::sync::Mutex::new(Some(rtx)),
+        });
+        let server = pmix_core::server::start(host, pmix_core::server::ServerConfig::default())
+            .expect("start the initiator's server");
+        let dir = run_dir("rndz");
+        let mut c = Command::new(fixture().bin.join("dbgtool"));
+        c.args([mode, &dir.to_string_lossy()])
+            .env("TMPDIR", &dir)
+            .env("PMIX_LAUNCHER_RNDZ_URI", server.uri.to_uri())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        with_lib(&mut c, lib);
+        let mut child = c.spawn().expect("start the launcher");
+        // The launcher registers for the release with the initiator, from inside
+        // PMIx_tool_init, which has not returned.
+        let what = format!("{lib:?} {mode} release={release}");
+        loop {
+            match rrx.recv_timeout(Duration::from_secs(60)) {
+                Ok(codes) if codes.contains(&PMIX_DEBUGGER_RELEASE) => break,
+                Ok(_) => {}
+                Err(_) => {
+                    let _ = child.kill();
+                    let o = child.wait_with_output().unwrap();
+                    panic!("{what}: the launcher never registered: {}", explain(&o));
+                }
+            }
+        }
+        assert!(dir.join("init").exists(), "{what}");
+        assert!(
+            !dir.join("released").exists(),
+            "{what}: tool_init returned early"
+        );
+        if release {
+            let directives = Value::DataArray(Box::new(DataArray {
+                ty: PMIX_INFO,
+                items: vec![Value::Info(Box::new(Info::new(
+                    PMIX_DEBUG_STOP_IN_INIT.to_bytes(),
+                    Value::Bool(true),
+                )))],
+            }));
+            server
+                .notify(pmix_core::events::Event {
+                    code: PMIX_DEBUGGER_RELEASE,
+                    source: server.cfg.id.clone(),
+                    range: PMIX_RANGE_SESSION,
+                    info: vec![Info::new(PMIX_LAUNCH_DIRECTIVES.to_bytes(), directives)],
+                })
+                .expect("release");
+        } else {
+            server.finalize();
+        }
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{what}: {}", explain(&o));
+        let out = stdout(&o);
+        let init = if mode == "rndz" {
+            "tool_init"
+        } else {
+            "server_init"
+        };
+        if !release {
+            assert!(
+                out.contains(&format!("dbgtool: {init} UNREACHABLE")),
+                "{what}: {out}"
+            );
+            assert!(!dir.join("released").exists(), "{what}");
+            continue;
+        }
+        assert!(
+            out.contains(&format!("dbgtool: {init} SUCCESS")),
+            "{what}: {}",
+            explain(&o)
+        );
+        assert!(dir.join("released").exists(), "{what}");
+        let parent = format!("{}:{}", server.cfg.id.nspace, server.cfg.id.rank);
+        assert!(
+            out.contains(&format!("dbgtool: parent {parent}\n")),
+            "{what}: {out}"
+        );
+        if mode == "srvrndz" {
+            server.finalize();
+            continue;
+        }
+        // The initiator stays among the tool's servers.
+        let servers = out
+            .lines()
+            .find(|l| l.starts_with("dbgtool: servers "))
+            .unwrap_or_default();
+        assert!(servers.contains(&parent), "{what}: {out}");
+        if lib == Lib::Ours {
+            assert!(
+                out.contains("dbgtool: directives pmix.dbg.init\n"),
+                "{what}: {out}"
+            );
+        }
+        server.finalize();
+    }
+}
+
+/// `PMIX_KEEPALIVE_PIPE` in a tool's environment: when the pipe's writer (the initiator)
+/// goes away, `PMIx_tool_init`'s watcher raises a local PMIX_ERR_JOB_TERMINATED for the
+/// tool, affected proc "PMIX_KEEPALIVE_PIPE", as the reference's does (both libraries).
+#[test]
+fn keepalive_pipe_of_a_tool() {
+    for lib in LIBS {
+        let dir = run_dir("keepalive");
+        let fifo = dir.join("keepalive");
+        assert!(
+            Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let mut holder = Command::new("sh")
+            .arg("-c")
+            .arg("exec sleep 1000 > \"$0\"")
+            .arg(&fifo)
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("start the pipe holder");
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("exec \"$@\" 3<\"$KEEPALIVE\" 0</dev/null")
+            .arg("sh")
+            .arg(fixture().bin.join("dbgtool"))
+            .arg("keepalive")
+            .env("TMPDIR", &dir)
+            .env("PMIX_KEEPALIVE_PIPE", "3")
+            .env("KEEPALIVE", &fifo)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        with_lib(&mut c, lib);
+        let mut child = c.spawn().expect("start the tool");
+        // Once it watches, the initiator dies.
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+        assert_eq!(line, "dbgtool: watching\n", "{lib:?}");
+        holder.kill().unwrap();
+        let _ = holder.wait();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+        let st = child.wait().unwrap();
+        assert!(st.success(), "{lib:?}: {st:?} {rest}");
+        assert_eq!(
+            rest,
+            format!(
+                "dbgtool: terminated, affected PMIX_KEEPALIVE_PIPE:{}, from me 1\n",
+                pmix_sys::PMIX_RANK_UNDEF
+            ),
+            "{lib:?}"
+        );
+    }
 }

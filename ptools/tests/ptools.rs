@@ -299,6 +299,12 @@ fn ppid_of(pid: i32) -> Option<u32> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The state letter of `/proc/<pid>/stat`.
+fn state_of(pid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 1..].trim_start().chars().next()
+}
+
 // ---- the tools against a running job --------------------------------------------------------
 
 #[test]
@@ -365,6 +371,39 @@ fn tools_show_a_running_job() {
         r.stdout()
             .lines()
             .any(|l| l.split_whitespace().collect::<Vec<_>>() == want),
+        "{}",
+        r.explain()
+    );
+    // The server's states (CONNECTED: the waiter has called PMIx_Init); a process stopped
+    // by job control is shown so (the standard's states have no value for it).
+    let states = |r: &Ran| -> Vec<String> {
+        r.stdout()
+            .lines()
+            .filter(|l| l.starts_with(&ns))
+            .map(|l| l.split_whitespace().nth(4).unwrap_or_default().to_string())
+            .collect()
+    };
+    let r = tool("pps", &tmp, &["--pid", &p]).ok();
+    assert_eq!(states(&r), ["CONNECTED"; 3], "{}", r.explain());
+    let stopped = job.pids[&1];
+    let signal = |sig: &str| {
+        let st = Command::new("kill")
+            .args([sig, &stopped.to_string()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+    };
+    signal("-STOP");
+    let start = Instant::now();
+    while state_of(stopped) != Some('T') {
+        assert!(start.elapsed() < READY_WAIT, "rank 1 did not stop");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let r = tool("pps", &tmp, &["--pid", &p]).ok();
+    signal("-CONT");
+    assert_eq!(
+        states(&r),
+        ["CONNECTED", "CONNECTED(stopped)", "CONNECTED"],
         "{}",
         r.explain()
     );

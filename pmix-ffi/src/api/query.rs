@@ -1,8 +1,9 @@
 //! `PMIx_Query_info` and `PMIx_Query_info_nb`.
 //!
 //! Before initialization only the ABI-version keys can be answered (the standard allows
-//! exactly those, and the reference answers them). Once the client and tool roles exist,
-//! every other key goes to the server.
+//! exactly those, and the reference answers them). Once initialized, the library answers
+//! `PMIX_QUERY_AVAIL_SERVERS` itself (the rendezvous files of the system tmpdir, as the
+//! reference does); every other key goes to the server.
 
 use core::ffi::c_void;
 
@@ -47,6 +48,52 @@ fn answer_preinit(queries: &[Query]) -> (pmix_status_t, Vec<Info>) {
     (status, answers)
 }
 
+/// Takes `PMIX_QUERY_AVAIL_SERVERS` out of `queries`: the library answers it itself, from
+/// the rendezvous files under the system tmpdir, as the reference does (for a tool that is
+/// not connected too). Returns the queries left (those that became empty are dropped) and
+/// whether the key was asked.
+fn take_local(queries: Vec<Query>) -> (Vec<Query>, bool) {
+    let key = PMIX_QUERY_AVAIL_SERVERS.to_bytes();
+    let mut asked = false;
+    let rest = queries
+        .into_iter()
+        .filter_map(|mut q| {
+            let before = q.keys.len();
+            q.keys.retain(|k| k.as_bytes() != key);
+            asked |= q.keys.len() != before;
+            (!q.keys.is_empty() || before == 0).then_some(q)
+        })
+        .collect();
+    (rest, asked)
+}
+
+/// `PMIX_QUERY_AVAIL_SERVERS`: the servers advertised in the system tmpdir.
+fn local_answer() -> Result<Vec<Info>> {
+    pmix_core::rendezvous::available_servers(&lifecycle::system_tmpdir())
+}
+
+/// Joins the server's answer (if any was asked for) and the library's own.
+fn merge(
+    remote: Option<Result<(pmix_status_t, Vec<Info>)>>,
+    local: Result<Vec<Info>>,
+) -> (pmix_status_t, Vec<Info>) {
+    match (remote, local) {
+        (None, Ok(l)) => (PMIX_SUCCESS, l),
+        (None, Err(e)) => (e.status(), Vec::new()),
+        (Some(r), local) => {
+            let (rs, mut answers) = r.unwrap_or_else(|e| (e.status(), Vec::new()));
+            let found = local.as_ref().is_ok();
+            answers.extend(local.unwrap_or_default());
+            let status = match (rs, found) {
+                (PMIX_SUCCESS, true) => PMIX_SUCCESS,
+                (s, false) if answers.is_empty() => s,
+                _ => PMIX_QUERY_PARTIAL_SUCCESS,
+            };
+            (status, answers)
+        }
+    }
+}
+
 /// # Safety
 /// `(queries, nqueries)` is a valid array of valid queries.
 unsafe fn read_queries(queries: *mut pmix_query_t, nqueries: usize) -> Result<Vec<Query>> {
@@ -88,29 +135,38 @@ pub unsafe extern "C" fn PMIx_Query_info(
         let (results, nresults) = unsafe { (ptr::req_mut(results)?, ptr::req_mut(nresults)?) };
         // SAFETY: per this function's contract.
         let queries = unsafe { read_queries(queries, nqueries) }?;
-        // A client that has (or had) a server asks it: one whose connection is gone gets
-        // PMIX_ERR_UNREACH, as from the reference.
-        if let Ok(c) = lifecycle::client()
-            && !c.is_singleton()
-        {
-            let (status, answers) = c.query(&queries)?;
-            if !answers.is_empty() {
-                *results = convert::infos_to_c(&answers)?;
-                *nresults = answers.len();
-            }
-            return Ok(status);
+        let (rest, avail) = if lifecycle::initialized() {
+            take_local(queries)
+        } else {
+            (queries, false)
+        };
+        let (status, answers) = if avail {
+            let remote = (!rest.is_empty()).then(|| ask(&rest));
+            merge(remote, local_answer())
+        } else {
+            ask(&rest)?
+        };
+        if !answers.is_empty() {
+            *results = convert::infos_to_c(&answers)?;
+            *nresults = answers.len();
         }
-        if lifecycle::server().is_ok() {
-            return Err(Error::NotSupported);
-        }
-        let (status, answers) = answer_preinit(&queries);
-        if answers.is_empty() {
-            return Ok(status);
-        }
-        *results = convert::infos_to_c(&answers)?;
-        *nresults = answers.len();
         Ok(status)
     })
+}
+
+/// The answer to queries the library does not answer itself.
+fn ask(queries: &[Query]) -> Result<(pmix_status_t, Vec<Info>)> {
+    // A client that has (or had) a server asks it: one whose connection is gone gets
+    // PMIX_ERR_UNREACH, as from the reference.
+    if let Ok(c) = lifecycle::client()
+        && !c.is_singleton()
+    {
+        return c.query(queries);
+    }
+    if lifecycle::server().is_ok() {
+        return Err(Error::NotSupported);
+    }
+    Ok(answer_preinit(queries))
 }
 
 /// Answers queries through `cbfunc`.
@@ -138,10 +194,19 @@ pub unsafe extern "C" fn PMIx_Query_info_nb(
         // SAFETY: per this function's contract.
         let queries = unsafe { read_queries(queries, nqueries) }?;
         let c = lifecycle::client().map_err(|_| Error::NotSupported)?;
-        c.query_nb(
-            &queries,
-            crate::callback::info("PMIx_Query_info_nb", cbfunc, cbdata),
-        )
+        let done = crate::callback::info("PMIx_Query_info_nb", cbfunc, cbdata);
+        let (rest, avail) = take_local(queries);
+        if !avail {
+            return c.query_nb(&rest, done);
+        }
+        let local = local_answer();
+        if rest.is_empty() || c.is_singleton() {
+            // Answered here; the callback runs on the progress thread, as for the others.
+            let remote = (!rest.is_empty()).then(|| Ok(answer_preinit(&rest)));
+            let answer = merge(remote, local);
+            return c.post(move || done(Ok(answer)));
+        }
+        c.query_nb(&rest, Box::new(move |r| done(Ok(merge(Some(r), local)))))
     })
 }
 

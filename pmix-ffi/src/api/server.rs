@@ -54,7 +54,10 @@ fn u64_info(info: &[Info], key: &core::ffi::CStr) -> Option<u64> {
 /// `PMIX_SERVER_TMPDIR`, `PMIX_SYSTEM_TMPDIR`, `PMIX_HOSTNAME`, and writes the rendezvous
 /// files of `PMIX_SERVER_TOOL_SUPPORT`, `PMIX_SERVER_SESSION_SUPPORT`,
 /// `PMIX_SERVER_SYSTEM_SUPPORT` and `PMIX_LAUNCHER_RENDEZVOUS_FILE` in the reference's
-/// format (owner-only; removed by `PMIx_server_finalize`).
+/// format (owner-only; removed by `PMIx_server_finalize`). A server started by an
+/// initiator (`PMIX_LAUNCHER_RNDZ_URI` or `PMIX_LAUNCHER_RNDZ_FILE` in the environment)
+/// connects to it and returns only once released (`PMIX_ERR_UNREACH` if the initiator
+/// cannot be reached or goes away first), as the reference does.
 ///
 /// # Safety
 /// `module` is NULL or a valid module; `(info, ninfo)` a valid array.
@@ -101,7 +104,15 @@ pub unsafe extern "C" fn PMIx_server_init(
             return Err(Error::Status(PMIX_ERR_INIT));
         }
         let server = pmix_core::server::start(host.clone(), cfg)?;
-        lifecycle::set_server(server, host)
+        lifecycle::set_server(server, host)?;
+        // Started by an initiator: wait for its release here, as the reference does.
+        if let Err(e) = lifecycle::server_rendezvous() {
+            if let Some(s) = lifecycle::take_server() {
+                s.finalize();
+            }
+            return Err(e);
+        }
+        Ok(())
     })
 }
 

@@ -20,6 +20,11 @@ use crate::{convert, entry, lifecycle, ptr};
 /// `PMIX_TOOL_DO_NOT_CONNECT`, or `PMIX_TOOL_CONNECT_OPTIONAL` when no server answers, the
 /// tool is initialized without a server. Identity: `PMIX_TOOL_NSPACE`/`_RANK`, else assigned
 /// by the server. One server at a time (see `PMIx_tool_attach_to_server`).
+/// A tool started by an initiator (`PMIX_LAUNCHER_RNDZ_URI` or `PMIX_LAUNCHER_RNDZ_FILE` in
+/// the environment) also connects to it, records it as `PMIX_PARENT_ID` and returns only
+/// once released (the release's `PMIX_LAUNCH_DIRECTIVES` are kept under that key;
+/// `PMIX_ERR_UNREACH` if the initiator cannot be reached or goes away first); with
+/// `PMIX_KEEPALIVE_PIPE` the end of that pipe raises a local `PMIX_ERR_JOB_TERMINATED`.
 ///
 /// # Safety
 /// `proc_` is NULL or writable; `(info, ninfo)` a valid array.

@@ -19,6 +19,31 @@
  *   One PMIx_Spawn of NP processes "APP DIR 0 wait" and, co-spawned, debugger daemons
  *   "DAEMON DIR" (PMIX_DEBUGGER_DAEMONS and PMIX_DEBUG_DAEMONS_PER_PROC in the daemon
  *   application's infos); waits for the end of the application's job.
+ * usage: dbgtool stdin DIR NP TGT PUSH FILE
+ *   Spawn NP processes of a shell that copies its stdin to DIR/got.<rank>, with TGT:
+ *   "none" (no stdin attribute), "fwd" (PMIX_FWD_STDIN alone), "str:X" (PMIX_FWD_STDIN and
+ *   PMIX_STDIN_TGT as PRRTE's string X), "proc:R" (PMIX_STDIN_TGT as a pmix_proc_t of rank
+ *   R, "all" for the wildcard). Then push FILE with PMIx_IOF_push (callbacks: the reference's
+ *   blocking form hangs) to rank PUSH ("all": wildcard) and end the input; print
+ *   "dbgtool: push <status>" (the first failure, else SUCCESS); wait for the job's end.
+ * usage: dbgtool servers connect|noconnect
+ *   PMIx_tool_init (connected to the system server, or with PMIX_TOOL_DO_NOT_CONNECT),
+ *   then PMIX_QUERY_AVAIL_SERVERS: one line "dbgtool: server KEY=VALUE ..." per server, in
+ *   the order of the answer's array ("time" for a non-empty start time), or
+ *   "dbgtool: servers <status>" when the query fails.
+ * usage: dbgtool rndz DIR
+ *   A launcher started by an initiator (PMIX_LAUNCHER_RNDZ_URI in the environment):
+ *   creates DIR/init, calls PMIx_tool_init (PMIX_LAUNCHER, PMIX_TOOL_DO_NOT_CONNECT), which
+ *   returns once the initiator releases it, then creates DIR/released and prints the
+ *   status, PMIX_PARENT_ID, the keys of PMIX_LAUNCH_DIRECTIVES (or its status) and the
+ *   servers it is connected to.
+ * usage: dbgtool srvrndz DIR
+ *   As rndz, for a server: PMIx_server_init (no module, identity dbgsrv:0) returns once
+ *   released; prints its status, then PMIX_PARENT_ID of its identity (and finalizes).
+ * usage: dbgtool keepalive
+ *   PMIx_tool_init (PMIX_TOOL_DO_NOT_CONNECT) with PMIX_KEEPALIVE_PIPE in the environment,
+ *   a handler for PMIX_ERR_JOB_TERMINATED; prints "dbgtool: watching", then (at most 60 s
+ *   later) the event's affected proc and whether its source is this tool.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -31,8 +56,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <pmix_server.h>
 #include <pmix_tool.h>
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -409,6 +436,317 @@ static int cospawn(const char *dir, const char *app, int np, const char *daemon)
     return 0;
 }
 
+static pmix_status_t op_status;
+static int op_done;
+
+static void op_cb(pmix_status_t status, void *cbdata)
+{
+    (void) cbdata;
+    pthread_mutex_lock(&mu);
+    op_status = status;
+    op_done = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+}
+
+/* PMIx_IOF_push with a callback, waited for. */
+static pmix_status_t push_wait(const pmix_proc_t *target, pmix_byte_object_t *bo,
+                               pmix_info_t *dirs, size_t ndirs)
+{
+    pmix_status_t rc;
+    pthread_mutex_lock(&mu);
+    op_done = 0;
+    pthread_mutex_unlock(&mu);
+    rc = PMIx_IOF_push(target, 1, bo, dirs, ndirs, op_cb, NULL);
+    if (PMIX_SUCCESS != rc) {
+        return PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc;
+    }
+    pthread_mutex_lock(&mu);
+    while (!op_done) {
+        pthread_cond_wait(&cv, &mu);
+    }
+    rc = op_status;
+    pthread_mutex_unlock(&mu);
+    return rc;
+}
+
+static pmix_rank_t rank_arg(const char *s)
+{
+    return 0 == strcmp(s, "all") ? PMIX_RANK_WILDCARD : (pmix_rank_t) strtoul(s, NULL, 10);
+}
+
+static int spawn_stdin(const char *dir, int np, const char *tgt, const char *push,
+                       const char *file)
+{
+    pmix_app_t a;
+    pmix_info_t ji[2], done;
+    size_t nji = 0;
+    pmix_nspace_t ns;
+    pmix_proc_t target, tp;
+    pmix_byte_object_t bo;
+    pmix_status_t rc, first = PMIX_SUCCESS;
+    static char buf[65536];
+    char script[4096];
+    size_t n;
+    FILE *f;
+
+    register_events();
+    snprintf(script, sizeof script, "cat > %s/got.$PMIX_RANK", dir);
+    PMIX_APP_CONSTRUCT(&a);
+    a.cmd = strdup("sh");
+    PMIX_ARGV_APPEND(rc, a.argv, "sh");
+    PMIX_ARGV_APPEND(rc, a.argv, "-c");
+    PMIX_ARGV_APPEND(rc, a.argv, script);
+    a.maxprocs = np;
+    if (0 == strcmp(tgt, "fwd") || 0 == strncmp(tgt, "str:", 4)) {
+        PMIX_INFO_LOAD(&ji[nji], PMIX_FWD_STDIN, NULL, PMIX_BOOL);
+        nji++;
+    }
+    if (0 == strncmp(tgt, "str:", 4)) {
+        PMIX_INFO_LOAD(&ji[nji], PMIX_STDIN_TGT, tgt + 4, PMIX_STRING);
+        nji++;
+    } else if (0 == strncmp(tgt, "proc:", 5)) {
+        PMIX_LOAD_PROCID(&tp, "", rank_arg(tgt + 5));
+        PMIX_INFO_LOAD(&ji[nji], PMIX_STDIN_TGT, &tp, PMIX_PROC);
+        nji++;
+    }
+    rc = PMIx_Spawn(0 == nji ? NULL : ji, nji, &a, 1, ns);
+    if (PMIX_SUCCESS != rc) {
+        printf("dbgtool: spawn %s\n", PMIx_Error_string(rc));
+        return 0;
+    }
+    printf("dbgtool: spawned %s\n", ns);
+    f = fopen(file, "rb");
+    if (NULL == f) {
+        FAIL("cannot open %s", file);
+    }
+    PMIX_LOAD_PROCID(&target, ns, rank_arg(push));
+    while (PMIX_SUCCESS == first && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+        bo.bytes = buf;
+        bo.size = n;
+        first = push_wait(&target, &bo, NULL, 0);
+    }
+    fclose(f);
+    if (PMIX_SUCCESS == first) {
+        PMIX_INFO_LOAD(&done, PMIX_IOF_COMPLETE, NULL, PMIX_BOOL);
+        bo.bytes = buf;
+        bo.size = 0;
+        first = push_wait(&target, &bo, &done, 1);
+    }
+    printf("dbgtool: push %s\n", PMIx_Error_string(first));
+    fflush(stdout);
+    wait_end(ns);
+    return 0;
+}
+
+static int servers(void)
+{
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t nres = 0, n, m;
+    pmix_status_t rc;
+
+    PMIX_QUERY_CONSTRUCT(&q);
+    PMIX_ARGV_APPEND(rc, q.keys, PMIX_QUERY_AVAIL_SERVERS);
+    rc = PMIx_Query_info(&q, 1, &res, &nres);
+    if (PMIX_SUCCESS != rc) {
+        printf("dbgtool: servers %s\n", PMIx_Error_string(rc));
+        return 0;
+    }
+    for (n = 0; n < nres; n++) {
+        pmix_data_array_t *d = res[n].value.data.darray;
+        if (!PMIX_CHECK_KEY(&res[n], PMIX_SERVER_INFO_ARRAY) || PMIX_DATA_ARRAY != res[n].value.type
+            || PMIX_INFO != d->type) {
+            FAIL("result %zu is %s of %s", n, res[n].key, PMIx_Data_type_string(res[n].value.type));
+        }
+        printf("dbgtool: server");
+        for (m = 0; m < d->size; m++) {
+            pmix_info_t *i = &((pmix_info_t *) d->array)[m];
+            printf(" %s=", i->key);
+            switch (i->value.type) {
+            case PMIX_STRING:
+                printf("%s", PMIX_CHECK_KEY(i, PMIX_SERVER_START_TIME) ? "time" : i->value.data.string);
+                break;
+            case PMIX_PROC_RANK:
+                printf("rank:%u", i->value.data.rank);
+                break;
+            case PMIX_UINT32:
+                printf("u32:%u", i->value.data.uint32);
+                break;
+            default:
+                printf("(%s)", PMIx_Data_type_string(i->value.type));
+            }
+        }
+        printf("\n");
+    }
+    PMIX_INFO_FREE(res, nres);
+    return 0;
+}
+
+static void touch_in(const char *dir, const char *name)
+{
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (NULL == f) {
+        FAIL("cannot create %s", path);
+    }
+    fclose(f);
+}
+
+static int rndz(const char *dir)
+{
+    pmix_info_t info[2];
+    pmix_proc_t me, *servers = NULL;
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
+    size_t n, ns = 0;
+
+    PMIX_INFO_LOAD(&info[0], PMIX_LAUNCHER, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
+    touch_in(dir, "init");
+    rc = PMIx_tool_init(&me, info, 2);
+    printf("dbgtool: tool_init %s\n", PMIx_Error_string(rc));
+    if (PMIX_SUCCESS != rc) {
+        return 0;
+    }
+    touch_in(dir, "released");
+    rc = PMIx_Get(&me, PMIX_PARENT_ID, NULL, 0, &val);
+    if (PMIX_SUCCESS == rc && PMIX_PROC == val->type) {
+        printf("dbgtool: parent %s:%u\n", val->data.proc->nspace, val->data.proc->rank);
+    } else {
+        printf("dbgtool: parent %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+        val = NULL;
+    }
+    rc = PMIx_Get(&me, PMIX_LAUNCH_DIRECTIVES, NULL, 0, &val);
+    if (PMIX_SUCCESS == rc && PMIX_DATA_ARRAY == val->type
+        && PMIX_INFO == val->data.darray->type) {
+        printf("dbgtool: directives");
+        for (n = 0; n < val->data.darray->size; n++) {
+            printf(" %s", ((pmix_info_t *) val->data.darray->array)[n].key);
+        }
+        printf("\n");
+    } else {
+        printf("dbgtool: directives %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    rc = PMIx_tool_get_servers(&servers, &ns);
+    printf("dbgtool: servers %s", PMIx_Error_string(rc));
+    for (n = 0; n < ns; n++) {
+        printf(" %s:%u", servers[n].nspace, servers[n].rank);
+    }
+    printf("\n");
+    fflush(stdout);
+    PMIx_tool_finalize();
+    return 0;
+}
+
+static int srvrndz(const char *dir)
+{
+    pmix_server_module_t module;
+    pmix_proc_t me;
+    pmix_value_t *val = NULL;
+    pmix_status_t rc;
+
+    pmix_info_t si[2];
+    pmix_rank_t zero = 0;
+
+    memset(&module, 0, sizeof module);
+    PMIX_INFO_LOAD(&si[0], PMIX_SERVER_NSPACE, "dbgsrv", PMIX_STRING);
+    PMIX_INFO_LOAD(&si[1], PMIX_SERVER_RANK, &zero, PMIX_PROC_RANK);
+    touch_in(dir, "init");
+    rc = PMIx_server_init(&module, si, 2);
+    printf("dbgtool: server_init %s\n", PMIx_Error_string(rc));
+    if (PMIX_SUCCESS != rc) {
+        return 0;
+    }
+    touch_in(dir, "released");
+    PMIX_LOAD_PROCID(&me, "dbgsrv", 0);
+    printf("dbgtool: me %s:%u\n", me.nspace, me.rank);
+    rc = PMIx_Get(&me, PMIX_PARENT_ID, NULL, 0, &val);
+    if (PMIX_SUCCESS == rc && PMIX_PROC == val->type) {
+        printf("dbgtool: parent %s:%u\n", val->data.proc->nspace, val->data.proc->rank);
+    } else {
+        printf("dbgtool: parent %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != val) {
+        PMIX_VALUE_RELEASE(val);
+    }
+    fflush(stdout);
+    PMIx_server_finalize();
+    return 0;
+}
+
+static int terminated;
+static char term_affected[PMIX_MAX_NSLEN + 32];
+static int term_from_me;
+static pmix_proc_t myself;
+
+static void on_terminated(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t results[],
+                          size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                          void *cbdata)
+{
+    size_t n;
+    (void) id; (void) status; (void) results; (void) nresults;
+    pthread_mutex_lock(&mu);
+    for (n = 0; n < ninfo; n++) {
+        if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_AFFECTED_PROC)) {
+            snprintf(term_affected, sizeof term_affected, "%s:%u",
+                     info[n].value.data.proc->nspace, info[n].value.data.proc->rank);
+        }
+    }
+    term_from_me = NULL != source && PMIX_CHECK_PROCID(source, &myself);
+    terminated = 1;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static int keepalive(void)
+{
+    pmix_info_t nc;
+    pmix_status_t rc, code = PMIX_ERR_JOB_TERMINATED;
+    struct timespec until;
+
+    PMIX_INFO_LOAD(&nc, PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
+    rc = PMIx_tool_init(&myself, &nc, 1);
+    if (PMIX_SUCCESS != rc) {
+        FAIL("tool_init: %s", PMIx_Error_string(rc));
+    }
+    rc = PMIx_Register_event_handler(&code, 1, NULL, 0, on_terminated, NULL, NULL);
+    if (rc < 0) {
+        FAIL("register: %s", PMIx_Error_string(rc));
+    }
+    printf("dbgtool: watching\n");
+    fflush(stdout);
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    pthread_mutex_lock(&mu);
+    while (!terminated) {
+        if (0 != pthread_cond_timedwait(&cv, &mu, &until)) {
+            break;
+        }
+    }
+    if (terminated) {
+        printf("dbgtool: terminated, affected %s, from me %d\n", term_affected, term_from_me);
+    } else {
+        printf("dbgtool: no event\n");
+    }
+    pthread_mutex_unlock(&mu);
+    fflush(stdout);
+    PMIx_tool_finalize();
+    return 0;
+}
+
 static void connect_pid(const char *pid)
 {
     pmix_info_t info;
@@ -507,12 +845,38 @@ int main(int argc, char **argv)
     } else if (argc == 3 && 0 == strcmp(argv[1], "psets")) {
         connect_pid(argv[2]);
         r = psets();
+    } else if (argc == 7 && 0 == strcmp(argv[1], "stdin")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = spawn_stdin(argv[2], atoi(argv[3]), argv[4], argv[5], argv[6]);
+    } else if (argc == 3 && 0 == strcmp(argv[1], "servers")) {
+        pmix_info_t nc;
+        if (0 == strcmp(argv[2], "noconnect")) {
+            PMIX_INFO_LOAD(&nc, PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
+        } else {
+            PMIX_INFO_LOAD(&nc, PMIX_CONNECT_TO_SYSTEM, NULL, PMIX_BOOL);
+        }
+        rc = PMIx_tool_init(&me, &nc, 1);
+        if (PMIX_SUCCESS != rc) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = servers();
+    } else if (argc == 3 && 0 == strcmp(argv[1], "srvrndz")) {
+        return srvrndz(argv[2]);
+    } else if (argc == 2 && 0 == strcmp(argv[1], "keepalive")) {
+        return keepalive();
+    } else if (argc == 3 && 0 == strcmp(argv[1], "rndz")) {
+        return rndz(argv[2]);
     } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
         connect_pid(argv[2]);
         r = stop();
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
-                        " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID | stop PID\n");
+                        " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID"
+                        " | stdin DIR NP TGT PUSH FILE | servers connect|noconnect | rndz DIR | srvrndz DIR"
+                        " | keepalive"
+                        " | stop PID\n");
         return 2;
     }
     PMIx_tool_finalize();

@@ -59,7 +59,7 @@ fn main() {
                         .hostname
                         .as_ref()
                         .map_or_else(String::new, |h| h.to_string()),
-                    state: proc_state_text(p.state).to_string(),
+                    state: state_text(p),
                     exe: p
                         .executable_name
                         .as_ref()
@@ -75,6 +75,32 @@ fn main() {
     } else {
         print_procs(&rows);
     }
+}
+
+/// The process's state as the server reports it (the standard's values, which have none
+/// for a stopped process), plus "(stopped)" when it runs on this host, has not terminated,
+/// and the kernel has it stopped: by job control (SIGSTOP, `PMIX_JOB_CTRL_PAUSE`), on exec
+/// for a debugger, or under a tracer.
+fn state_text(p: &pmix_core::values::ProcInfo) -> String {
+    let mut s = proc_state_text(p.state).to_string();
+    let here = p
+        .hostname
+        .as_ref()
+        .is_some_and(|h| h.as_bytes() == pmix_core::server::local_hostname().as_bytes());
+    if here && p.pid > 0 && p.state < PMIX_PROC_STATE_UNTERMINATED && kernel_stopped(p.pid) {
+        s.push_str("(stopped)");
+    }
+    s
+}
+
+/// Whether `/proc/<pid>/stat` shows the process stopped (`T`) or in a tracing stop (`t`).
+fn kernel_stopped(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    stat.rfind(')')
+        .and_then(|i| stat[i + 1..].split_whitespace().next())
+        .is_some_and(|st| st == "T" || st == "t")
 }
 
 fn print_table(head: &[&str], lines: &[Vec<String>]) {
