@@ -11,7 +11,7 @@ struct LenPrefixed {
 }
 
 impl Framing for LenPrefixed {
-    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>> {
         let Some(head) = buf.get(..4) else {
             return Ok(None);
         };
@@ -19,14 +19,10 @@ impl Framing for LenPrefixed {
         if n > self.max {
             return Err(Error::UnpackFailure);
         }
-        Ok(buf.get(4..4 + n).map(|p| {
-            (
-                4 + n,
-                Message {
-                    tag: 0,
-                    payload: p.to_vec(),
-                },
-            )
+        Ok((buf.len() >= 4 + n).then_some(Frame {
+            len: 4 + n,
+            tag: 0,
+            payload: 4..4 + n,
         }))
     }
 }
@@ -47,14 +43,14 @@ struct Log {
 struct Echo(Arc<Mutex<Log>>);
 
 impl ConnHandler for Echo {
-    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         assert!(on_progress_thread());
-        self.0.lock().unwrap().msgs.push(msg.payload.clone());
+        self.0.lock().unwrap().msgs.push(msg.payload.to_vec());
         if msg.payload == b"close" {
             r.close(id, Error::NotFound);
             return;
         }
-        r.send(id, frame(&msg.payload)).unwrap();
+        r.send(id, frame(msg.payload)).unwrap();
     }
     fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, why: Error) {
         self.0.lock().unwrap().closed.push(why);
@@ -302,21 +298,17 @@ struct Greeter {
 struct Fixed4;
 
 impl Framing for Fixed4 {
-    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
-        Ok(buf.get(..4).map(|p| {
-            (
-                4,
-                Message {
-                    tag: 1,
-                    payload: p.to_vec(),
-                },
-            )
+    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>> {
+        Ok((buf.len() >= 4).then_some(Frame {
+            len: 4,
+            tag: 1,
+            payload: 0..4,
         }))
     }
 }
 
 impl ConnHandler for Greeter {
-    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         assert_eq!(msg.payload, b"helo");
         r.send(id, frame(b"ok")).unwrap();
         r.rebind(
