@@ -402,13 +402,13 @@ impl Client {
         let store = self.store.clone();
         conn.on_unsolicited(Box::new(move |_r, msg| {
             if msg.tag == crate::wire::TAG_IOF {
-                deliver_iof(&events, &iof, &store, mode, &msg.payload);
+                deliver_iof(&events, &iof, &store, mode, msg.payload);
                 return;
             }
             if msg.tag != crate::wire::TAG_NOTIFY {
                 return;
             }
-            let mut u = Unpack::new(mode, &msg.payload);
+            let mut u = Unpack::new(mode, msg.payload);
             let parsed = (|| -> Result<Event> {
                 if u.cmd()? != cmd::NOTIFY {
                     return Err(Error::UnpackFailure);

@@ -545,10 +545,7 @@ impl Reactor {
         let mut closed = None;
         // Bytes the message at the front of the buffer still needs, when known.
         let mut need = 0;
-        'reading: loop {
-            let Some(c) = self.conns.get_mut(&token) else {
-                break;
-            };
+        'reading: while let Some(c) = self.conns.get_mut(&token) {
             buf.reserve(need);
             match c.stream.read(&mut buf.buf[buf.end..]) {
                 Ok(0) => closed = Some(Error::Unreach),

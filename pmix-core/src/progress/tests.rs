@@ -351,3 +351,116 @@ fn rebind_hands_the_rest_of_the_bytes_to_the_new_framing_and_handler() {
         vec![b"first".to_vec(), b"second".to_vec()]
     );
 }
+
+fn pattern(n: usize, seed: usize) -> Vec<u8> {
+    (0..n).map(|i| ((i * 7 + seed * 13) % 251) as u8).collect()
+}
+
+fn echo_conn(p: &Progress, ours: TcpStream, max: usize) -> ConnId {
+    let log = Arc::new(Mutex::new(Log::default()));
+    p.call(Some(Duration::from_secs(5)), move |r, done| {
+        done.complete(r.add_connection(ours, Box::new(LenPrefixed { max }), Box::new(Echo(log))))
+    })
+    .unwrap()
+    .unwrap()
+}
+
+/// Waits (at most 30 s, never timing what it waits for) until `f` holds.
+fn wait_long(mut f: impl FnMut() -> bool) {
+    for _ in 0..3000 {
+        if f() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("condition not reached in 30 s");
+}
+
+/// Messages of mixed sizes, several far beyond one read of the reactor, written in one go,
+/// each arrive whole and in order (the read buffer grows for the large ones and the small
+/// ones after them are still found).
+#[test]
+fn large_and_small_messages_in_one_stream_arrive_whole() {
+    let p = Progress::start("test-progress").unwrap();
+    let (peer, ours) = pair();
+    echo_conn(&p, ours, 8 << 20);
+    let sizes = [
+        0,
+        1,
+        65_552,
+        3_000_000,
+        5,
+        262_144,
+        262_145,
+        1_000_000,
+        17,
+        4_194_304 + 3,
+    ];
+    let mut w = peer.try_clone().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for (i, n) in sizes.iter().enumerate() {
+            all.extend(frame(&pattern(*n, i)));
+        }
+        w.write_all(&all).unwrap();
+    });
+    let mut r = peer;
+    for (i, n) in sizes.iter().enumerate() {
+        assert!(
+            read_frame(&mut r) == pattern(*n, i),
+            "message {i} of {n} bytes"
+        );
+    }
+    writer.join().unwrap();
+}
+
+/// Shared bytes go out between owned frames in queue order, and the queue lets go of them
+/// once written.
+#[test]
+fn shared_bytes_go_out_in_order_and_are_released_once_written() {
+    let p = Progress::start("test-progress").unwrap();
+    let (mut peer, ours) = pair();
+    let id = echo_conn(&p, ours, 1 << 20);
+    let body = Arc::new(pattern(200_000, 1));
+    let b2 = body.clone();
+    p.post(move |r| {
+        r.send(id, frame(b"first")).unwrap();
+        let len = (b2.len() as u32).to_be_bytes().to_vec();
+        r.send_shared(id, len, b2.clone()).unwrap();
+        r.send_shared(id, vec![0, 0, 0, 0], Arc::new(Vec::<u8>::new()))
+            .unwrap();
+        r.send(id, frame(b"last")).unwrap();
+    })
+    .unwrap();
+    assert_eq!(read_frame(&mut peer), b"first");
+    assert!(read_frame(&mut peer) == *body);
+    assert_eq!(read_frame(&mut peer), b"");
+    assert_eq!(read_frame(&mut peer), b"last");
+    wait_until(|| Arc::strong_count(&body) == 1);
+}
+
+/// A peer that reads nothing does not keep shared bytes for ever: once it has read nothing
+/// for a while they are copied into the queue and released, and they still arrive intact,
+/// in order, when the peer reads.
+#[test]
+fn shared_bytes_of_a_peer_that_reads_nothing_are_copied_and_released() {
+    let p = Progress::start("test-progress").unwrap();
+    let (mut peer, ours) = pair();
+    let id = echo_conn(&p, ours, 1 << 20);
+    // Far more than the socket buffers hold while the peer reads nothing.
+    let body = Arc::new(pattern(16 << 20, 2));
+    let b2 = body.clone();
+    p.post(move |r| {
+        let len = (b2.len() as u32).to_be_bytes().to_vec();
+        r.send_shared(id, len, b2.clone()).unwrap();
+        r.send(id, frame(b"after")).unwrap();
+    })
+    .unwrap();
+    wait_long(|| Arc::strong_count(&body) == 1);
+    let mut h = [0u8; 4];
+    peer.read_exact(&mut h).unwrap();
+    let mut got = vec![0; u32::from_be_bytes(h) as usize];
+    peer.read_exact(&mut got).unwrap();
+    assert!(got == *body);
+    assert_eq!(read_frame(&mut peer), b"after");
+}
