@@ -166,8 +166,9 @@ const READ_CHUNK: usize = 256 * 1024;
 /// Send and receive buffer sizes asked for each connection (the kernel doubles them for its
 /// bookkeeping, and caps them at net.core.wmem_max / rmem_max).
 const SOCKET_BUFFER: usize = 4 * 1024 * 1024;
-/// A read buffer grown beyond this (for a large message) is not kept once it is empty.
-const READ_KEEP: usize = 4 * 1024 * 1024;
+/// A read buffer grown beyond this (for a large message, such as a large job's data) is
+/// freed once it is empty instead of kept for the next event.
+const READ_KEEP: usize = 1024 * 1024;
 
 /// A read buffer: `buf[start..end]` holds bytes read and not yet delivered. `buf` is
 /// initialised to its full length once (reads go straight into it), so reusing it costs
