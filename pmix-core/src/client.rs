@@ -1487,9 +1487,9 @@ impl Drop for Client {
 
 /// A tag-2 message: `PROC source, IOF_CHANNEL, SIZE refid, SIZE ninfo, INFO[], BYTE_OBJECT`
 /// (section 7.2). Output for a registration with a handler and nothing to format, write to
-/// files or hold back goes to the handler at once, on the progress thread; other output is
-/// formatted and handed out on the event thread. Either way a registration's output keeps
-/// its arrival order. An id with no registration writes the bytes as they are to this
+/// files or hold back goes to the handler at once, on the progress thread, as long as the
+/// event thread has not started; other output is formatted and handed out on the event
+/// thread. Either way a registration's output keeps its arrival order. An id with no registration writes the bytes as they are to this
 /// process's own stdout or stderr.
 fn deliver_iof(
     pump: &Pump,
@@ -1518,11 +1518,15 @@ fn deliver_iof(
         let t = iof.lock();
         (t.regs.get(&refid).cloned(), refid != 0 && refid <= t.next)
     };
-    if let Some(reg) = reg.as_ref().filter(|r| r.direct()) {
-        // Nothing to format, write or hold back: the handler reads the bytes where they
-        // were received, here on the progress thread (no lock held), as the reference calls
-        // its handlers from its own progress thread. Every delivery of this registration
-        // takes this path, so they stay in arrival order.
+    if let Some(reg) = reg.as_ref().filter(|r| r.direct() && !pump.started()) {
+        // Nothing to format, write or hold back, and no event handler has run: the handler
+        // reads the bytes where they were received, here on the progress thread (no lock
+        // held), as the reference calls its handlers from its own progress thread. Once
+        // the event thread runs (an event arrived, or other output went through it), all
+        // output goes through it, so that output handlers and event handlers never run at
+        // the same time and keep their arrival order, as on the reference's single thread.
+        // Either way a registration's deliveries stay in arrival order: this path runs
+        // them to completion before the next message is read.
         if let Some(h) = &reg.handler {
             if !data.is_empty() {
                 h(reg.id, &source, channel, data, &[]);

@@ -215,11 +215,12 @@ pub(crate) fn utc_offset(secs: i64) -> i64 {
 /// called once with `regcbdata`.
 ///
 /// Threading: `cbfunc` runs in arrival order, with no lock of the library held: on the
-/// library's progress thread when no output attribute applies (as the reference runs its
-/// handlers), so that the payload is a view of the received bytes; on the event thread
-/// when the output is formatted, written to files or buffered. Either way the handler
-/// does not own the payload: it may read it during the call only. A blocking call made
-/// from the handler on the progress thread is refused (`PMIX_ERR_WOULD_BLOCK`).
+/// library's progress thread when no output attribute applies and no event handler has run
+/// yet (as the reference runs its handlers), so that the payload is a view of the received
+/// bytes; on the event thread otherwise (never at the same time as an event handler).
+/// Either way the handler does not own the payload: it may read it during the call only. A
+/// blocking call made from the handler on the progress thread is refused
+/// (`PMIX_ERR_WOULD_BLOCK`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_pull(
     procs: *const pmix_proc_t,
