@@ -561,7 +561,7 @@ fn plain_output_goes_to_the_handler_on_the_progress_thread_until_the_event_threa
     let out = PMIX_FWD_STDOUT_CHANNEL;
     let src = Proc::new("ns", 0);
     c.iof_pull(
-        &[src.clone()],
+        std::slice::from_ref(&src),
         &[],
         out,
         Some(Arc::new(move |_, _, _, data, _| {
@@ -575,7 +575,9 @@ fn plain_output_goes_to_the_handler_on_the_progress_thread_until_the_event_threa
     .expect("pull");
     // A second registration, withdrawn: its flush is the first job of the event thread.
     let (_, h) = recorder();
-    let other = c.iof_pull(&[src.clone()], &[], out, Some(h)).expect("pull");
+    let other = c
+        .iof_pull(std::slice::from_ref(&src), &[], out, Some(h))
+        .expect("pull");
     let wait = |n: usize| {
         let deadline = Instant::now() + Duration::from_secs(10);
         while seen.lock().unwrap().len() < n && Instant::now() < deadline {
