@@ -4,14 +4,16 @@
 # reference and our library. The output must be the same in all four, and the server must
 # have removed its rendezvous files when it ends. Then multi.c, a tool connected to two
 # servers at once (attach, set_server, get_servers, disconnect), in the same four
-# arrangements: its output must be the reference's.
+# arrangements: its output must be the reference's. Then iofhost.c forwarding output
+# (PMIx_server_IOF_deliver, buffers spoiled as soon as their callback runs) to iofpull.c,
+# which checks every byte and the end of the stream, again in the four arrangements.
 # usage: LIB_DIR=<dir with our libpmix.so.2> ctests/tools/run.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${LIB_DIR:?LIB_DIR must name a directory holding our libpmix.so.2}"
 : "${INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-for p in thost tool multi; do
+for p in thost tool multi iofhost iofpull; do
   cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/$p" -lpmix || exit 1
 done
 fail=0
@@ -67,4 +69,27 @@ for combo in ref:ref ours:ref ref:ours ours:ours; do
   fi
 done
 echo "$expected" | sed 's/^/  /'
+
+for combo in ref:ref ours:ref ref:ours ours:ours; do
+  s=${combo%%:*}; t=${combo##*:}
+  slib=; [ "$s" = ours ] && slib=$LIB_DIR
+  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
+  tmp=$(mktemp -d "$work/tmp.XXXXXX")
+  srv=$tmp/srv; mkdir "$srv"
+  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/iofhost" "$tmp/pid" "$tmp/ready" > "$tmp/host.out" 2>&1 &
+  hpid=$!
+  for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 60 "$work/iofpull" "$hpid" "$tmp/ready" > "$tmp/pull.out" 2>"$tmp/pull.err"
+  rc=$?
+  for _ in $(seq 100); do grep -q callbacks "$tmp/host.out" && break; sleep 0.05; done
+  kill -TERM "$hpid" 2>/dev/null; wait "$hpid"
+  hrc=$?
+  if [ $rc -ne 0 ] || [ $hrc -ne 0 ] || ! grep -q "401 callbacks, 0 failed" "$tmp/host.out"; then
+    echo "FAIL IOF: server $s, tool $t (tool rc $rc, host rc $hrc)"
+    sed 's/^/  /' "$tmp/pull.out" "$tmp/pull.err" "$tmp/host.out"; fail=1
+  else
+    echo "PASS IOF: server $s, tool $t"
+  fi
+done
+sed 's/^/  /' "$tmp/pull.out" "$tmp/host.out"
 exit $fail

@@ -116,6 +116,15 @@ struct IofReg {
     out: Mutex<IofOut>,
 }
 
+impl IofReg {
+    /// Whether output goes straight to the handler as it arrives: a handler, and no
+    /// formatting, files or buffering.
+    fn direct(&self) -> bool {
+        let f = &self.flags;
+        self.handler.is_some() && !f.decorates() && !f.to_files() && f.buffering_size == 0
+    }
+}
+
 /// Output state of a registration; only the event thread touches it.
 #[derive(Default)]
 struct IofOut {
@@ -393,13 +402,13 @@ impl Client {
         let store = self.store.clone();
         conn.on_unsolicited(Box::new(move |_r, msg| {
             if msg.tag == crate::wire::TAG_IOF {
-                deliver_iof(&events, &iof, &store, mode, &msg.payload);
+                deliver_iof(&events, &iof, &store, mode, msg.payload);
                 return;
             }
             if msg.tag != crate::wire::TAG_NOTIFY {
                 return;
             }
-            let mut u = Unpack::new(mode, &msg.payload);
+            let mut u = Unpack::new(mode, msg.payload);
             let parsed = (|| -> Result<Event> {
                 if u.cmd()? != cmd::NOTIFY {
                     return Err(Error::UnpackFailure);
@@ -1477,9 +1486,11 @@ impl Drop for Client {
 }
 
 /// A tag-2 message: `PROC source, IOF_CHANNEL, SIZE refid, SIZE ninfo, INFO[], BYTE_OBJECT`
-/// (section 7.2). Output is formatted and handed out on the event thread, in arrival order;
-/// an id with no registration writes the bytes as they are to this process's own stdout
-/// or stderr.
+/// (section 7.2). Output for a registration with a handler and nothing to format, write to
+/// files or hold back goes to the handler at once, on the progress thread, as long as the
+/// event thread has not started; other output is formatted and handed out on the event
+/// thread. Either way a registration's output keeps its arrival order. An id with no registration writes the bytes as they are to this
+/// process's own stdout or stderr.
 fn deliver_iof(
     pump: &Pump,
     iof: &Mutex<IofTable>,
@@ -1487,8 +1498,8 @@ fn deliver_iof(
     mode: BufferType,
     payload: &[u8],
 ) {
-    type Chunk = (Proc, pmix_iof_channel_t, usize, Vec<Info>, Vec<u8>);
-    let parsed = (|| -> Result<Chunk> {
+    type Chunk<'a> = (Proc, pmix_iof_channel_t, usize, Vec<Info>, &'a [u8]);
+    let parsed = (|| -> Result<Chunk<'_>> {
         let mut u = Unpack::new(mode, payload);
         let source = u.proc()?;
         let channel = match u.one(PMIX_IOF_CHANNEL)? {
@@ -1497,7 +1508,7 @@ fn deliver_iof(
         };
         let refid = u.size()?;
         let info = u.infos()?;
-        let data = if u.at_end() { Vec::new() } else { u.bytes()? };
+        let data = if u.at_end() { &[][..] } else { u.bytes_ref()? };
         Ok((source, channel, refid, info, data))
     })();
     let Ok((source, channel, refid, info, data)) = parsed else {
@@ -1507,6 +1518,28 @@ fn deliver_iof(
         let t = iof.lock();
         (t.regs.get(&refid).cloned(), refid != 0 && refid <= t.next)
     };
+    if let Some(reg) = reg.as_ref().filter(|r| r.direct() && !pump.started()) {
+        // Nothing to format, write or hold back, and no event handler has run: the handler
+        // reads the bytes where they were received, here on the progress thread (no lock
+        // held), as the reference calls its handlers from its own progress thread. Once
+        // the event thread runs (an event arrived, or other output went through it), all
+        // output goes through it, so that output handlers and event handlers never run at
+        // the same time and keep their arrival order, as on the reference's single thread.
+        // Either way a registration's deliveries stay in arrival order: this path runs
+        // them to completion before the next message is read.
+        if let Some(h) = &reg.handler {
+            if !data.is_empty() {
+                h(reg.id, &source, channel, data, &[]);
+            }
+            if crate::iof::is_complete(&info) {
+                h(reg.id, &source, channel, &[], &info);
+            }
+        }
+        return;
+    }
+    // The message is borrowed from the connection's input buffer; the event thread needs
+    // its own copy.
+    let data = data.to_vec();
     let Some(reg) = reg else {
         // Output for a registration already withdrawn is dropped; output sent with no
         // registration of ours (id 0) is written as the reference does.
@@ -1528,9 +1561,15 @@ fn deliver_iof(
         {
             let mut out = reg.out.lock();
             let out = &mut *out;
-            let mut bytes = Vec::new();
             let st = out.lines.entry((source.clone(), channel)).or_default();
-            st.push(&reg.flags, &source, channel, &data, &mut bytes);
+            let mut bytes = if reg.flags.decorates() {
+                let mut bytes = Vec::new();
+                st.push(&reg.flags, &source, channel, &data, &mut bytes);
+                bytes
+            } else {
+                // Undecorated output passes as it is.
+                data
+            };
             if complete {
                 st.finish(&reg.flags, &source, channel, &mut bytes);
                 out.lines.remove(&(source.clone(), channel));

@@ -22,8 +22,9 @@ pub type Reply = Result<Vec<u8>>;
 /// A completion run on the progress thread when the reply (or the connection's end) arrives.
 pub type ReplyFn = Box<dyn FnOnce(&mut Reactor, Reply) + Send>;
 
-/// Receives unsolicited messages (tags below the dynamic range): events, IOF.
-pub type UnsolicitedFn = Box<dyn FnMut(&mut Reactor, Message) + Send>;
+/// Receives unsolicited messages (tags below the dynamic range): events, IOF. The message
+/// is borrowed from the connection's input buffer.
+pub type UnsolicitedFn = Box<dyn FnMut(&mut Reactor, Message<'_>) + Send>;
 
 /// Runs once when the connection ends.
 pub type LostFn = Box<dyn FnOnce(&mut Reactor, Error) + Send>;
@@ -70,12 +71,12 @@ struct Handler {
 }
 
 impl ConnHandler for Handler {
-    fn on_message(&mut self, r: &mut Reactor, _id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, _id: ConnId, msg: Message<'_>) {
         if msg.tag >= DYNAMIC_BASE {
             let done = self.state.lock().pending.remove(&msg.tag);
             // A reply nobody waits for (late, after a timeout) is dropped.
             if let Some(done) = done {
-                done(r, Ok(msg.payload));
+                done(r, Ok(msg.payload.to_vec()));
             }
             return;
         }
@@ -221,6 +222,7 @@ impl Requester {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::Frame;
 
     #[test]
     fn tags_start_at_101_and_wrap_to_100() {
@@ -234,20 +236,16 @@ mod tests {
     /// Test framing: tag u32 BE, length u32 BE, payload.
     struct TagLen;
     impl Framing for TagLen {
-        fn split(&mut self, b: &[u8]) -> Result<Option<(usize, Message)>> {
+        fn split(&mut self, b: &[u8]) -> Result<Option<Frame>> {
             if b.len() < 8 {
                 return Ok(None);
             }
             let tag = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
             let n = u32::from_be_bytes([b[4], b[5], b[6], b[7]]) as usize;
-            Ok(b.get(8..8 + n).map(|p| {
-                (
-                    8 + n,
-                    Message {
-                        tag,
-                        payload: p.to_vec(),
-                    },
-                )
+            Ok((b.len() >= 8 + n).then_some(Frame {
+                len: 8 + n,
+                tag,
+                payload: 8..8 + n,
             }))
         }
     }
@@ -276,7 +274,9 @@ mod tests {
         let p = Arc::new(Progress::start("test").unwrap());
         let req = Requester::start(p, c, Box::new(TagLen), frame).unwrap();
         let (etx, erx) = crossbeam_channel::unbounded();
-        req.on_unsolicited(Box::new(move |_, m| etx.send(m).unwrap()));
+        req.on_unsolicited(Box::new(move |_, m| {
+            etx.send((m.tag, m.payload.to_vec())).unwrap()
+        }));
         // Server: answers the first two requests in reverse order after an event, then
         // reads a third and dies without answering.
         let server = std::thread::spawn(move || {
@@ -299,7 +299,7 @@ mod tests {
         let got: Vec<_> = (0..2).map(|_| rx.recv().unwrap().unwrap()).collect();
         assert_eq!(got, vec![b"b!".to_vec(), b"a!".to_vec()]);
         let ev = erx.recv().unwrap();
-        assert_eq!((ev.tag, ev.payload), (0, b"event".to_vec()));
+        assert_eq!(ev, (0, b"event".to_vec()));
         let r = req.request(b"c".to_vec(), Some(Duration::from_secs(10)));
         assert_eq!(r, Err(Error::Unreach));
         assert_eq!(server.join().unwrap(), (101, 102, 103));

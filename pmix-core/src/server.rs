@@ -25,7 +25,9 @@ use crate::codec::BufferType;
 use crate::datastore::{JobRecord, ModexStore, blob_of};
 use crate::events::{Event, Registry};
 use crate::host::{Host, Upcall};
-use crate::progress::{ConnHandler, ConnId, Framing, Message, Progress, Reactor, TimerId};
+use crate::progress::{
+    ConnHandler, ConnId, Frame, Framing, Message, Progress, Reactor, SharedBytes, TimerId,
+};
 use crate::values::{Info, Kval, PStr, Pdata, Proc, Value};
 use crate::wire::msg::{Pack, Unpack};
 use crate::wire::{Hello, PeerKind, ServerUri, ToolReply, WireFraming, cmd, handshake};
@@ -191,13 +193,36 @@ fn iof_frame(
     info: &[Info],
     data: &[u8],
 ) -> Vec<u8> {
+    let mut v = iof_head(mode, source, channel, local_ref, info, data.len());
+    v.extend_from_slice(data);
+    v
+}
+
+/// The bytes of a tag-2 message that come before its `data_len` bytes of output (frame
+/// header included), so that the output goes out from where it is.
+fn iof_head(
+    mode: BufferType,
+    source: &Proc,
+    channel: pmix_iof_channel_t,
+    local_ref: usize,
+    info: &[Info],
+    data_len: usize,
+) -> Vec<u8> {
     let mut p = Pack::new(mode);
     p.proc(source)
         .one(PMIX_IOF_CHANNEL, Value::IofChannel(channel))
         .size(local_ref)
         .infos(info)
-        .bytes(data);
-    crate::wire::server_frame(crate::wire::TAG_IOF, &p.into_bytes())
+        .bytes_head(data_len);
+    let packed = p.into_bytes();
+    let mut v = Vec::with_capacity(crate::wire::HEADER_LEN + packed.len());
+    v.extend_from_slice(&crate::wire::frame_head(
+        0,
+        crate::wire::TAG_IOF,
+        packed.len() + data_len,
+    ));
+    v.extend_from_slice(&packed);
+    v
 }
 
 #[derive(Default)]
@@ -457,9 +482,24 @@ impl Shared {
         data: &[u8],
         info: &[Info],
     ) -> Result<()> {
+        self.iof_deliver_shared(source, channel, Arc::new(data.to_vec()), info)
+    }
+
+    /// [`Server::iof_deliver`] of bytes the caller shares instead of lending: they are
+    /// written to each tool from where they are (no copy), and `data` is dropped once every
+    /// connection has written them (or has gone), or at once when nobody wants them (then
+    /// cached as a copy).
+    pub fn iof_deliver_shared(
+        &self,
+        source: &Proc,
+        channel: pmix_iof_channel_t,
+        data: SharedBytes,
+        info: &[Info],
+    ) -> Result<()> {
         let me = self.arc();
-        let (source, data, info) = (source.clone(), data.to_vec(), info.to_vec());
+        let (source, info) = (source.clone(), info.to_vec());
         self.progress.post(move |r| {
+            let bytes: &[u8] = (*data).as_ref();
             let targets: Vec<(ConnId, BufferType, usize)> = {
                 let mut st = me.state.lock();
                 let st = &mut *st;
@@ -472,15 +512,13 @@ impl Shared {
                 if targets.is_empty() {
                     let complete = crate::iof::is_complete(&info);
                     st.iof_cache
-                        .add(me.cfg.iof_cache, &source, channel, &data, complete);
+                        .add(me.cfg.iof_cache, &source, channel, bytes, complete);
                 }
                 targets
             };
             for (id, mode, local_ref) in targets {
-                let _ = r.send(
-                    id,
-                    iof_frame(mode, &source, channel, local_ref, &info, &data),
-                );
+                let head = iof_head(mode, &source, channel, local_ref, &info, bytes.len());
+                let _ = r.send_shared(id, head, data.clone());
             }
         })
     }
@@ -808,7 +846,7 @@ impl Shared {
         })
     }
 
-    fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         // A connection closed for a bad request may still have messages queued: drop them.
         if !r.is_open(id) {
             return;
@@ -821,7 +859,7 @@ impl Shared {
             return;
         }
         let mode = peer.mode;
-        let mut u = Unpack::new(mode, &msg.payload);
+        let mut u = Unpack::new(mode, msg.payload);
         let Ok(c) = u.cmd() else {
             r.close(id, Error::UnpackFailure);
             return;
@@ -2118,19 +2156,15 @@ const DONE: u8 = 2;
 struct HelloFraming;
 
 impl Framing for HelloFraming {
-    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>> {
         let Some(h) = buf.first_chunk::<16>() else {
             return Ok(None);
         };
         let n = Hello::body_len(h)?;
-        Ok(buf.get(16..16 + n).map(|body| {
-            (
-                16 + n,
-                Message {
-                    tag: 0,
-                    payload: body.to_vec(),
-                },
-            )
+        Ok((buf.len() >= 16 + n).then_some(Frame {
+            len: 16 + n,
+            tag: 0,
+            payload: 16..16 + n,
         }))
     }
 }
@@ -2144,14 +2178,14 @@ struct HelloConn {
 }
 
 impl ConnHandler for HelloConn {
-    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         if self.phase.load(Ordering::SeqCst) != HELLO {
             // Bytes before the handshake's answer: not the protocol.
             self.phase.store(DONE, Ordering::SeqCst);
             return Shared::refuse(r, id, None);
         }
         self.server
-            .handshake(r, id, &msg.payload, self.addrs, &self.phase);
+            .handshake(r, id, msg.payload, self.addrs, &self.phase);
     }
     fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {
         self.phase.store(DONE, Ordering::SeqCst);
@@ -2164,7 +2198,7 @@ impl ConnHandler for HelloConn {
 }
 
 impl ConnHandler for PeerConn {
-    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         self.server.dispatch(r, id, msg);
     }
     fn on_closed(&mut self, r: &mut Reactor, id: ConnId, _why: Error) {

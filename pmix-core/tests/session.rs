@@ -608,3 +608,62 @@ fn a_late_registration_gets_the_cached_event_once() {
         c.finalize().unwrap();
     }
 }
+
+/// A handler without output attributes runs on the progress thread while no event handler
+/// has run (the event thread has not started), and on the event thread once it has, so that
+/// output and event handlers never run at the same time; the order holds across the switch.
+#[test]
+fn plain_output_goes_to_the_handler_on_the_progress_thread_until_the_event_thread_runs() {
+    let (s, envs) = job(1);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    type Seen = Arc<Mutex<Vec<(Vec<u8>, bool, bool)>>>;
+    let seen: Seen = Arc::default();
+    let sink = seen.clone();
+    let out = PMIX_FWD_STDOUT_CHANNEL;
+    let src = Proc::new("ns", 0);
+    c.iof_pull(
+        std::slice::from_ref(&src),
+        &[],
+        out,
+        Some(Arc::new(move |_, _, _, data, _| {
+            sink.lock().unwrap().push((
+                data.to_vec(),
+                pmix_core::progress::on_progress_thread(),
+                pmix_core::events::on_event_thread(),
+            ))
+        })),
+    )
+    .expect("pull");
+    // A second registration, withdrawn: its flush is the first job of the event thread.
+    let (_, h) = recorder();
+    let other = c
+        .iof_pull(std::slice::from_ref(&src), &[], out, Some(h))
+        .expect("pull");
+    let wait = |n: usize| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while seen.lock().unwrap().len() < n && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
+    for b in [&b"a"[..], b"b"] {
+        s.iof_deliver(&src, out, b, &[]).unwrap();
+    }
+    wait(2);
+    c.iof_deregister(other, &[]).expect("deregister");
+    for b in [&b"c"[..], b"d"] {
+        s.iof_deliver(&src, out, b, &[]).unwrap();
+    }
+    wait(4);
+    let got = seen.lock().unwrap().clone();
+    let want = |b: &[u8], progress: bool| (b.to_vec(), progress, !progress);
+    assert_eq!(
+        got,
+        vec![
+            want(b"a", true),
+            want(b"b", true),
+            want(b"c", false),
+            want(b"d", false)
+        ]
+    );
+    c.finalize().unwrap();
+}

@@ -29,6 +29,20 @@ impl Encoder {
         self.buf
     }
 
+    /// The start of a top-level pack of one byte object of `len` bytes, up to the bytes
+    /// themselves: with the bytes appended, the same as `pack(PMIX_BYTE_OBJECT, ..)` of
+    /// them. Lets a caller send the bytes from where they are instead of copying them in.
+    pub fn byte_object_head(&mut self, len: usize) {
+        if self.mode == BufferType::FullyDesc {
+            self.dtype(PMIX_INT32);
+        }
+        self.int(1);
+        if self.mode == BufferType::FullyDesc {
+            self.dtype(PMIX_BYTE_OBJECT);
+        }
+        self.size(len);
+    }
+
     /// Appends one top-level pack of `values`, each of type `ty` (of any type when `ty` is
     /// `PMIX_VALUE`, each then carrying its own type). On error nothing is appended.
     ///

@@ -745,3 +745,46 @@ proptest! {
         }
     }
 }
+
+/// A byte object's head followed by its bytes is the pack of the byte object, and reading it
+/// in place gives the bytes back, in both buffer types; any other pack is refused.
+#[test]
+fn byte_object_head_and_in_place_read_match_the_pack() {
+    for mode in [BufferType::NonDesc, BufferType::FullyDesc] {
+        for len in [0usize, 1, 127, 128, 65536 + 7] {
+            let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let whole = pack(mode, PMIX_BYTE_OBJECT, &[Value::ByteObject(data.clone())]);
+            let mut e = Encoder::new(mode);
+            e.byte_object_head(len);
+            let mut joined = e.into_bytes();
+            joined.extend_from_slice(&data);
+            assert_eq!(joined, whole, "{mode:?} {len}");
+            let mut tail = whole.clone();
+            tail.push(9);
+            let mut d = Decoder::new(mode, &tail);
+            assert_eq!(d.byte_object_ref().unwrap(), data.as_slice());
+            assert_eq!(d.remaining(), &[9]);
+        }
+        let two = pack(
+            mode,
+            PMIX_BYTE_OBJECT,
+            &[Value::ByteObject(vec![1]), Value::ByteObject(vec![2])],
+        );
+        let short = &pack(mode, PMIX_BYTE_OBJECT, &[Value::ByteObject(vec![1, 2, 3])])[..2];
+        for bad in [two.as_slice(), short, &[]] {
+            let mut d = Decoder::new(mode, bad);
+            assert!(d.byte_object_ref().is_err());
+            assert_eq!(d.position(), 0);
+        }
+    }
+    let other = pack(
+        BufferType::FullyDesc,
+        PMIX_STRING,
+        &[Value::String(Some(s("x")))],
+    );
+    assert!(
+        Decoder::new(BufferType::FullyDesc, &other)
+            .byte_object_ref()
+            .is_err()
+    );
+}

@@ -110,6 +110,36 @@ impl<'a> Decoder<'a> {
         r
     }
 
+    /// Reads a top-level pack of exactly one byte object and returns its bytes where they
+    /// are (what `unpack(PMIX_BYTE_OBJECT, 1)` reads, without the copy). On error nothing
+    /// is consumed.
+    pub fn byte_object_ref(&mut self) -> Result<&'a [u8]> {
+        let start = self.pos;
+        let r = self.byte_object_top();
+        if r.is_err() {
+            self.pos = start;
+        }
+        r
+    }
+
+    fn byte_object_top(&mut self) -> Result<&'a [u8]> {
+        if self.remaining().is_empty() {
+            return Err(Error::ReadPastEnd);
+        }
+        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_INT32 {
+            return Err(Error::UnpackFailure);
+        }
+        let n = self.int()? as i32;
+        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_BYTE_OBJECT {
+            return Err(Error::Status(PMIX_ERR_PACK_MISMATCH));
+        }
+        if n != 1 {
+            return Err(Error::UnpackFailure);
+        }
+        let len = self.count()?;
+        self.take(len)
+    }
+
     fn top(&mut self, ty: pmix_data_type_t, max: usize) -> Result<Unpacked> {
         if max == 0 {
             return Err(Error::UnpackInadequateSpace);

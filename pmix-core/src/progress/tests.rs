@@ -11,7 +11,7 @@ struct LenPrefixed {
 }
 
 impl Framing for LenPrefixed {
-    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>> {
         let Some(head) = buf.get(..4) else {
             return Ok(None);
         };
@@ -19,14 +19,10 @@ impl Framing for LenPrefixed {
         if n > self.max {
             return Err(Error::UnpackFailure);
         }
-        Ok(buf.get(4..4 + n).map(|p| {
-            (
-                4 + n,
-                Message {
-                    tag: 0,
-                    payload: p.to_vec(),
-                },
-            )
+        Ok((buf.len() >= 4 + n).then_some(Frame {
+            len: 4 + n,
+            tag: 0,
+            payload: 4..4 + n,
         }))
     }
 }
@@ -47,14 +43,14 @@ struct Log {
 struct Echo(Arc<Mutex<Log>>);
 
 impl ConnHandler for Echo {
-    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         assert!(on_progress_thread());
-        self.0.lock().unwrap().msgs.push(msg.payload.clone());
+        self.0.lock().unwrap().msgs.push(msg.payload.to_vec());
         if msg.payload == b"close" {
             r.close(id, Error::NotFound);
             return;
         }
-        r.send(id, frame(&msg.payload)).unwrap();
+        r.send(id, frame(msg.payload)).unwrap();
     }
     fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, why: Error) {
         self.0.lock().unwrap().closed.push(why);
@@ -302,21 +298,17 @@ struct Greeter {
 struct Fixed4;
 
 impl Framing for Fixed4 {
-    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
-        Ok(buf.get(..4).map(|p| {
-            (
-                4,
-                Message {
-                    tag: 1,
-                    payload: p.to_vec(),
-                },
-            )
+    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>> {
+        Ok((buf.len() >= 4).then_some(Frame {
+            len: 4,
+            tag: 1,
+            payload: 0..4,
         }))
     }
 }
 
 impl ConnHandler for Greeter {
-    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message) {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         assert_eq!(msg.payload, b"helo");
         r.send(id, frame(b"ok")).unwrap();
         r.rebind(
@@ -358,4 +350,117 @@ fn rebind_hands_the_rest_of_the_bytes_to_the_new_framing_and_handler() {
         log.lock().unwrap().msgs,
         vec![b"first".to_vec(), b"second".to_vec()]
     );
+}
+
+fn pattern(n: usize, seed: usize) -> Vec<u8> {
+    (0..n).map(|i| ((i * 7 + seed * 13) % 251) as u8).collect()
+}
+
+fn echo_conn(p: &Progress, ours: TcpStream, max: usize) -> ConnId {
+    let log = Arc::new(Mutex::new(Log::default()));
+    p.call(Some(Duration::from_secs(5)), move |r, done| {
+        done.complete(r.add_connection(ours, Box::new(LenPrefixed { max }), Box::new(Echo(log))))
+    })
+    .unwrap()
+    .unwrap()
+}
+
+/// Waits (at most 30 s, never timing what it waits for) until `f` holds.
+fn wait_long(mut f: impl FnMut() -> bool) {
+    for _ in 0..3000 {
+        if f() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("condition not reached in 30 s");
+}
+
+/// Messages of mixed sizes, several far beyond one read of the reactor, written in one go,
+/// each arrive whole and in order (the read buffer grows for the large ones and the small
+/// ones after them are still found).
+#[test]
+fn large_and_small_messages_in_one_stream_arrive_whole() {
+    let p = Progress::start("test-progress").unwrap();
+    let (peer, ours) = pair();
+    echo_conn(&p, ours, 8 << 20);
+    let sizes = [
+        0,
+        1,
+        65_552,
+        3_000_000,
+        5,
+        262_144,
+        262_145,
+        1_000_000,
+        17,
+        4_194_304 + 3,
+    ];
+    let mut w = peer.try_clone().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for (i, n) in sizes.iter().enumerate() {
+            all.extend(frame(&pattern(*n, i)));
+        }
+        w.write_all(&all).unwrap();
+    });
+    let mut r = peer;
+    for (i, n) in sizes.iter().enumerate() {
+        assert!(
+            read_frame(&mut r) == pattern(*n, i),
+            "message {i} of {n} bytes"
+        );
+    }
+    writer.join().unwrap();
+}
+
+/// Shared bytes go out between owned frames in queue order, and the queue lets go of them
+/// once written.
+#[test]
+fn shared_bytes_go_out_in_order_and_are_released_once_written() {
+    let p = Progress::start("test-progress").unwrap();
+    let (mut peer, ours) = pair();
+    let id = echo_conn(&p, ours, 1 << 20);
+    let body = Arc::new(pattern(200_000, 1));
+    let b2 = body.clone();
+    p.post(move |r| {
+        r.send(id, frame(b"first")).unwrap();
+        let len = (b2.len() as u32).to_be_bytes().to_vec();
+        r.send_shared(id, len, b2.clone()).unwrap();
+        r.send_shared(id, vec![0, 0, 0, 0], Arc::new(Vec::<u8>::new()))
+            .unwrap();
+        r.send(id, frame(b"last")).unwrap();
+    })
+    .unwrap();
+    assert_eq!(read_frame(&mut peer), b"first");
+    assert!(read_frame(&mut peer) == *body);
+    assert_eq!(read_frame(&mut peer), b"");
+    assert_eq!(read_frame(&mut peer), b"last");
+    wait_until(|| Arc::strong_count(&body) == 1);
+}
+
+/// A peer that reads nothing does not keep shared bytes for ever: once it has read nothing
+/// for a while they are copied into the queue and released, and they still arrive intact,
+/// in order, when the peer reads.
+#[test]
+fn shared_bytes_of_a_peer_that_reads_nothing_are_copied_and_released() {
+    let p = Progress::start("test-progress").unwrap();
+    let (mut peer, ours) = pair();
+    let id = echo_conn(&p, ours, 1 << 20);
+    // Far more than the socket buffers hold while the peer reads nothing.
+    let body = Arc::new(pattern(16 << 20, 2));
+    let b2 = body.clone();
+    p.post(move |r| {
+        let len = (b2.len() as u32).to_be_bytes().to_vec();
+        r.send_shared(id, len, b2.clone()).unwrap();
+        r.send(id, frame(b"after")).unwrap();
+    })
+    .unwrap();
+    wait_long(|| Arc::strong_count(&body) == 1);
+    let mut h = [0u8; 4];
+    peer.read_exact(&mut h).unwrap();
+    let mut got = vec![0; u32::from_be_bytes(h) as usize];
+    peer.read_exact(&mut got).unwrap();
+    assert!(got == *body);
+    assert_eq!(read_frame(&mut peer), b"after");
 }

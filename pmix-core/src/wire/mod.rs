@@ -14,7 +14,7 @@ pub mod uri;
 #[cfg(test)]
 mod tests;
 
-use crate::progress::{Framing, Message};
+use crate::progress::{Frame, Framing};
 use crate::{Error, Result};
 
 pub use handshake::{Hello, PeerKind, ToolReply};
@@ -44,13 +44,19 @@ pub const PROVISIONAL_ABI_VERSION: &str = "0.0";
 /// followed by the payload.
 pub fn frame(pindex: i32, tag: u32, payload: &[u8]) -> Vec<u8> {
     let mut v = Vec::with_capacity(HEADER_LEN + payload.len());
-    v.extend_from_slice(&pindex.to_be_bytes());
-    v.extend_from_slice(&tag.to_be_bytes());
-    let n = u32::try_from(payload.len()).unwrap_or(u32::MAX);
-    v.extend_from_slice(&n.to_be_bytes());
-    v.extend_from_slice(&[0; 4]);
+    v.extend_from_slice(&frame_head(pindex, tag, payload.len()));
     v.extend_from_slice(payload);
     v
+}
+
+/// The header of a frame whose payload of `len` bytes the caller appends or sends after it.
+pub fn frame_head(pindex: i32, tag: u32, len: usize) -> [u8; HEADER_LEN] {
+    let mut h = [0; HEADER_LEN];
+    h[..4].copy_from_slice(&pindex.to_be_bytes());
+    h[4..8].copy_from_slice(&tag.to_be_bytes());
+    let n = u32::try_from(len).unwrap_or(u32::MAX);
+    h[8..12].copy_from_slice(&n.to_be_bytes());
+    h
 }
 
 /// A frame as the server sends it (pindex 0).
@@ -72,7 +78,7 @@ pub struct WireFraming {
 }
 
 impl Framing for WireFraming {
-    fn split(&mut self, buf: &[u8]) -> Result<Option<(usize, Message)>> {
+    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>> {
         let Some(h) = buf.get(..HEADER_LEN) else {
             return Ok(None);
         };
@@ -82,15 +88,17 @@ impl Framing for WireFraming {
             return Err(Error::UnpackFailure);
         }
         let total = HEADER_LEN + n;
-        match buf.get(HEADER_LEN..total) {
-            Some(p) => Ok(Some((
-                total,
-                Message {
-                    tag,
-                    payload: p.to_vec(),
-                },
-            ))),
-            None => Ok(None),
+        Ok((buf.len() >= total).then_some(Frame {
+            len: total,
+            tag,
+            payload: HEADER_LEN..total,
+        }))
+    }
+
+    fn needed(&self, buf: &[u8]) -> usize {
+        match buf.get(8..12) {
+            Some(n) => HEADER_LEN + u32::from_be_bytes([n[0], n[1], n[2], n[3]]) as usize,
+            None => 0,
         }
     }
 }

@@ -56,7 +56,15 @@ impl Pack {
         self.one(PMIX_DATA_RANGE, Value::DataRange(r))
     }
     pub fn bytes(&mut self, b: &[u8]) -> &mut Pack {
-        self.one(PMIX_BYTE_OBJECT, Value::ByteObject(b.to_vec()))
+        self.bytes_head(b.len());
+        self.0.buf.extend_from_slice(b);
+        self
+    }
+    /// A byte object of `len` bytes without its bytes, which the caller sends right after
+    /// the packed payload ([`Encoder::byte_object_head`]).
+    pub fn bytes_head(&mut self, len: usize) -> &mut Pack {
+        self.0.byte_object_head(len);
+        self
     }
     pub fn kval(&mut self, k: &Kval) -> &mut Pack {
         self.one(PMIX_KVAL, Value::Kval(Box::new(k.clone())))
@@ -219,10 +227,14 @@ impl<'a> Unpack<'a> {
         }
     }
     pub fn bytes(&mut self) -> Result<Vec<u8>> {
-        match self.one(PMIX_BYTE_OBJECT)? {
-            Value::ByteObject(b) => Ok(b),
-            _ => Err(Error::UnpackFailure),
-        }
+        self.bytes_ref().map(<[u8]>::to_vec)
+    }
+    /// A byte object's bytes, borrowed from the payload.
+    pub fn bytes_ref(&mut self) -> Result<&'a [u8]> {
+        let mut d = Decoder::new(self.mode, self.rest());
+        let b = d.byte_object_ref()?;
+        self.pos += d.position();
+        Ok(b)
     }
     pub fn kval(&mut self) -> Result<Kval> {
         match self.one(PMIX_KVAL)? {

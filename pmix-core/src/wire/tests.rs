@@ -115,11 +115,15 @@ fn framing_splits_frames_and_waits_for_more() {
     let a = frame(0, 101, b"abc");
     let mut both = a.clone();
     both.extend_from_slice(&frame(0, 0, b""));
-    let (n, m) = f.split(&both).unwrap().unwrap();
-    assert_eq!((n, m.tag, m.payload.as_slice()), (19, 101, &b"abc"[..]));
-    let (n2, m2) = f.split(&both[n..]).unwrap().unwrap();
-    assert_eq!((n2, m2.tag, m2.payload.len()), (16, 0, 0));
+    let m = f.split(&both).unwrap().unwrap();
+    assert_eq!((m.len, m.tag, &both[m.payload]), (19, 101, &b"abc"[..]));
+    let n = m.len;
+    let m2 = f.split(&both[n..]).unwrap().unwrap();
+    assert_eq!((m2.len, m2.tag, m2.payload.len()), (16, 0, 0));
     assert!(f.split(&a[..18]).unwrap().is_none());
+    // The header announces the whole length before the payload is there.
+    assert_eq!(f.needed(&a[..18]), 19);
+    assert_eq!(f.needed(&a[..5]), 0);
     let mut capped = WireFraming { max_payload: 2 };
     assert!(capped.split(&a).is_err());
 }

@@ -412,8 +412,14 @@ pub unsafe extern "C" fn PMIx_server_setup_local_support(
 /// See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the
 /// connected tools.
 ///
+/// With `cbfunc`, the bytes are not copied: the host keeps them until its callback (the
+/// standard's contract), so they are written to the tools from where they are, and the
+/// callback runs once they are written (or copied into the connection's queue when a tool
+/// does not keep up). Without `cbfunc` they are copied at once.
+///
 /// # Safety
-/// `source` and `bo` valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
+/// `source` and `bo` valid; `(info, ninfo)` valid; `cbfunc` NULL or called once; with
+/// `cbfunc`, `bo`'s bytes stay valid and unchanged until it is called.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_server_IOF_deliver(
     source: *const pmix_proc_t,
@@ -429,12 +435,70 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
         // SAFETY: per this function's contract.
         let src = convert::proc_from_c(unsafe { ptr::req(source) }?)?;
         // SAFETY: per this function's contract.
-        let data = unsafe { convert::bo_from_c(ptr::req(bo)?) }?;
+        let bo = unsafe { ptr::req(bo) }?;
+        // SAFETY: per this function's contract; (NULL, n > 0) is rejected.
+        let data = unsafe { ptr::slice(bo.bytes.cast::<u8>(), bo.size) }?;
         // SAFETY: per this function's contract.
         let i = unsafe { infos(info, ninfo) }?;
-        let r = s.iof_deliver(&src, channel, &data, &i);
-        op_later(&s, "PMIx_server_IOF_deliver", cbfunc, cbdata, r)
+        if cbfunc.is_none() {
+            return s.iof_deliver_shared(&src, channel, Arc::new(data.to_vec()), &i);
+        }
+        let lent = Arc::new(LentBytes {
+            ptr: data.as_ptr(),
+            len: data.len(),
+            release: std::sync::Mutex::new(None),
+        });
+        s.iof_deliver_shared(&src, channel, lent.clone(), &i)?;
+        // Armed only now: on failure the host gets the status and no callback. Whoever
+        // drops the bytes last (the progress thread, or this thread if it is done already)
+        // posts the callback to the progress thread.
+        let cb = callback::op("PMIx_server_IOF_deliver", cbfunc, cbdata);
+        let server = s.clone();
+        let release: Box<dyn FnOnce() + Send> = Box::new(move || {
+            let _ = server.post(move || cb(Ok(())));
+        });
+        if let Ok(mut slot) = lent.release.lock() {
+            *slot = Some(release);
+        }
+        Ok(())
     })
+}
+
+/// Output bytes the host lends to `PMIx_server_IOF_deliver` until its callback.
+struct LentBytes {
+    ptr: *const u8,
+    len: usize,
+    /// Posts the host's callback; set once the delivery is accepted.
+    release: std::sync::Mutex<Option<Box<dyn FnOnce() + Send>>>,
+}
+
+// SAFETY: the bytes are only read, and the host keeps them valid and unchanged until the
+// callback, which runs only after the last reference is gone (`Drop`).
+unsafe impl Send for LentBytes {}
+// SAFETY: as for Send: shared read-only access to bytes the host keeps alive.
+unsafe impl Sync for LentBytes {}
+
+impl AsRef<[u8]> for LentBytes {
+    fn as_ref(&self) -> &[u8] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: non-NULL (checked by `ptr::slice` for a length above 0) and valid for
+        // `len` bytes until the host's callback, which comes after the last use (Drop).
+        unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl Drop for LentBytes {
+    fn drop(&mut self) {
+        let release = match self.release.get_mut() {
+            Ok(slot) => slot.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        if let Some(release) = release {
+            release();
+        }
+    }
 }
 
 /// See PMIx Standard v5, `PMIx_server_collect_inventory`: this node's inventory. Without

@@ -163,18 +163,23 @@ fn c_iof_handler(f: pmix_iof_cbfunc_t) -> Option<pmix_core::client::IofHandler> 
               info: &[pmix_core::Info]| {
             entry::guard("PMIx_IOF_pull handler", (), || {
                 let mut source = convert::proc_to_c(src);
-                let Ok(mut bo) = convert::bo_to_c(data) else {
-                    return;
+                // A view of our bytes, not a copy: the handler does not own the payload
+                // (the reference frees it after the handler returns), so it may read it
+                // during the call only, as with the reference.
+                let mut bo = pmix_byte_object_t {
+                    bytes: if data.is_empty() {
+                        core::ptr::null_mut()
+                    } else {
+                        data.as_ptr().cast_mut().cast()
+                    },
+                    size: data.len(),
                 };
                 let arr = convert::infos_to_c(info).unwrap_or(core::ptr::null_mut());
                 let n = if arr.is_null() { 0 } else { info.len() };
                 // SAFETY: the registered handler; our memory lives until it returns.
                 unsafe { f(hdlr, channel, &mut source, &mut bo, arr, n) };
                 // SAFETY: built above.
-                unsafe {
-                    convert::bo_destruct(&mut bo);
-                    convert::array_free(arr.cast(), n, PMIX_INFO);
-                }
+                unsafe { convert::array_free(arr.cast(), n, PMIX_INFO) };
             })
         },
     ))
@@ -214,7 +219,13 @@ pub(crate) fn utc_offset(secs: i64) -> i64 {
 /// The arrays are valid; `cbfunc` NULL or callable until deregistered; `regcbfunc` NULL or
 /// called once with `regcbdata`.
 ///
-/// Threading: `cbfunc` runs on the library's event thread, in arrival order.
+/// Threading: `cbfunc` runs in arrival order, with no lock of the library held: on the
+/// library's progress thread when no output attribute applies and no event handler has run
+/// yet (as the reference runs its handlers), so that the payload is a view of the received
+/// bytes; on the event thread otherwise (never at the same time as an event handler).
+/// Either way the handler does not own the payload: it may read it during the call only. A
+/// blocking call made from the handler on the progress thread is refused
+/// (`PMIX_ERR_WOULD_BLOCK`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_pull(
     procs: *const pmix_proc_t,
