@@ -81,6 +81,38 @@ impl Default for ServerConfig {
     }
 }
 
+/// Forgets (and unlinks) the segments of `nspace`; clients that mapped them keep their
+/// mappings.
+fn drop_segments(st: &mut State, nspace: &PStr) {
+    st.segments.retain(|(ns, _), f| {
+        if ns == nspace {
+            let _ = std::fs::remove_file(&f.path);
+            false
+        } else {
+            true
+        }
+    });
+}
+
+/// Creates `d` with owner-only permissions, or accepts it if it exists as a directory of
+/// ours that only we can enter.
+fn private_dir(d: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    match std::fs::DirBuilder::new().mode(0o700).create(d) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let m = std::fs::symlink_metadata(d)?;
+            let (uid, _) = crate::wire::own_ids();
+            if m.is_dir() && m.uid() == uid && m.permissions().mode() & 0o077 == 0 {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The host name without its domain (or `PMIX_HOSTNAME`).
 pub fn local_hostname() -> PStr {
     if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
@@ -102,6 +134,8 @@ struct Peer {
     proc: Proc,
     mode: BufferType,
     kind: PeerKind,
+    /// The peer declared gds "rsshm": its job data comes as a segment to map.
+    shm: bool,
     finalized: bool,
     /// Event codes registered; `None` inside = a default handler.
     codes: Vec<Option<pmix_status_t>>,
@@ -231,7 +265,33 @@ struct State {
     /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
     /// the namespace is registered again or deregistered.
     req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+    /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
+    /// unlinked when the namespace is registered again or deregistered, and at finalize.
+    segments: HashMap<(PStr, BufferType), SegmentFile>,
+    /// The number of the last segment written (its generation).
+    segment_gen: u64,
+    /// The private directory holding the segments, once created.
+    segment_dir: Option<std::path::PathBuf>,
 }
+
+/// A job-data segment this server wrote.
+#[derive(Debug, Clone)]
+struct SegmentFile {
+    path: std::path::PathBuf,
+    generation: u64,
+}
+
+/// The gds name our clients declare when their server offered it (`PMIX_GDS_MODULE`): the
+/// job data comes as a segment to map (see `datastore::segment`).
+pub const GDS_SHM: &str = "rsshm";
+
+/// The key of the REQ reply KVAL naming the segment file (STRING), for "rsshm" peers.
+pub(crate) const SEG_PATH_KEY: &[u8] = b"pmix.rsshm.seg";
+/// The key of the REQ reply KVAL giving the segment's generation (UINT64).
+pub(crate) const SEG_GEN_KEY: &[u8] = b"pmix.rsshm.gen";
+/// What an "rsshm" peer that cannot map the segment sends after the REQ command to get the
+/// job data inline, as a "hash" peer does.
+pub(crate) const REQ_INLINE: &[u8] = b"hash";
 
 /// State shared by the API threads, the progress thread and handshake threads.
 pub struct Shared {
@@ -353,6 +413,7 @@ impl Shared {
         let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
         let mut st = self.state.lock();
         st.req_replies.retain(|(ns, _), _| ns != nspace);
+        drop_segments(&mut st, nspace);
         st.jobs.insert(nspace.clone(), job);
         drop(st);
         let me = self.arc();
@@ -370,6 +431,7 @@ impl Shared {
         let mut st = self.state.lock();
         st.jobs.remove(nspace);
         st.req_replies.retain(|(ns, _), _| ns != nspace);
+        drop_segments(&mut st, nspace);
         st.clients.retain(|p, _| &p.nspace != nspace);
         st.dead.retain(|p| &p.nspace != nspace);
         st.ended.retain(|p| &p.nspace != nspace);
@@ -409,7 +471,9 @@ impl Shared {
                 "PMIX_BFROP_BUFFER_TYPE".into(),
                 "PMIX_BFROP_BUFFER_NON_DESC".into(),
             ),
-            ("PMIX_GDS_MODULE".into(), "hash".into()),
+            // Our clients pick "rsshm" (the mapped job-data segment); a reference client
+            // finds no dstore name in the list and picks "hash" (protocol notes, section 4).
+            ("PMIX_GDS_MODULE".into(), format!("{GDS_SHM},hash")),
             ("PMIX_SERVER_TMPDIR".into(), self.cfg.tmpdir.to_string()),
             (
                 "PMIX_SYSTEM_TMPDIR".into(),
@@ -509,6 +573,15 @@ impl Shared {
     pub fn finalize(&self) {
         for p in std::mem::take(&mut *self.rendezvous.lock()) {
             let _ = std::fs::remove_file(p);
+        }
+        {
+            let mut st = self.state.lock();
+            for (_, f) in st.segments.drain() {
+                let _ = std::fs::remove_file(f.path);
+            }
+            if let Some(d) = st.segment_dir.take() {
+                let _ = std::fs::remove_dir(d);
+            }
         }
         let _ = self.progress.call(Some(Duration::from_secs(5)), |r, done| {
             r.stop();
@@ -654,7 +727,8 @@ impl Shared {
         if r.send(id, reply).is_err() {
             return;
         }
-        self.attach(r, id, proc, hello.buffer_type, hello.kind);
+        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
+        self.attach(r, id, proc, hello.buffer_type, hello.kind, shm);
     }
 
     /// A tool's handshake: the host names the tool (`tool_connected`), possibly later and
@@ -724,7 +798,8 @@ impl Shared {
         if r.send(id, reply.encode()).is_err() {
             return;
         }
-        self.attach(r, id, proc, hello.buffer_type, hello.kind);
+        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
+        self.attach(r, id, proc, hello.buffer_type, hello.kind, shm);
     }
 
     /// A connection that passed its handshake becomes a peer: the wire's framing and the
@@ -736,6 +811,7 @@ impl Shared {
         proc: Proc,
         mode: BufferType,
         kind: PeerKind,
+        shm: bool,
     ) {
         let handler = Box::new(PeerConn {
             server: self.clone(),
@@ -755,6 +831,7 @@ impl Shared {
                 proc: proc.clone(),
                 mode,
                 kind,
+                shm,
                 finalized: false,
                 codes: Vec::new(),
             },
@@ -804,6 +881,44 @@ impl Shared {
         })
     }
 
+    /// The job-data segment of `nspace` in buffer type `mode`, written on first use; `None`
+    /// when the namespace is not registered or the segment cannot be written (the peer
+    /// then gets the job data inline).
+    fn segment(&self, nspace: &PStr, mode: BufferType) -> Option<SegmentFile> {
+        let mut st = self.state.lock();
+        let st = &mut *st;
+        let key = (nspace.clone(), mode);
+        if let Some(f) = st.segments.get(&key) {
+            return Some(f.clone());
+        }
+        let job = st.jobs.get(nspace)?;
+        let dir = match &st.segment_dir {
+            Some(d) => d.clone(),
+            None => {
+                let d = std::path::Path::new(self.cfg.tmpdir.to_string().as_str())
+                    .join(format!("pmix-rsshm.{}", std::process::id()));
+                if let Err(e) = private_dir(&d) {
+                    trace!("server: no segment directory {}: {e}", d.display());
+                    return None;
+                }
+                st.segment_dir = Some(d.clone());
+                d
+            }
+        };
+        st.segment_gen += 1;
+        let generation = st.segment_gen;
+        let path = dir.join(format!("job.{generation}"));
+        let bytes = job.segment(mode, generation).ok()?;
+        if let Err(e) = crate::datastore::segment::write_file(&path, &bytes) {
+            trace!("server: segment {} not written: {e}", path.display());
+            let _ = std::fs::remove_file(&path);
+            return None;
+        }
+        let f = SegmentFile { path, generation };
+        st.segments.insert(key, f.clone());
+        Some(f)
+    }
+
     fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message) {
         // A connection closed for a bad request may still have messages queued: drop them.
         if !r.is_open(id) {
@@ -851,6 +966,28 @@ impl Shared {
         let me = &peer.proc;
         match c {
             cmd::REQ => {
+                // An "rsshm" peer gets a reference to the segment, unless it asks for the
+                // inline form (it could not map the segment) or the segment cannot be
+                // written.
+                let inline = !u.at_end() && u.string()?.is_some_and(|s| s.as_bytes() == REQ_INLINE);
+                if peer.shm && !inline {
+                    if let Some(seg) = self.segment(&me.nspace, mode) {
+                        let mut p = Pack::new(mode);
+                        p.string(Some(me.nspace.as_bytes()));
+                        p.kval(&Kval {
+                            key: PStr::from(SEG_PATH_KEY),
+                            value: Value::String(Some(PStr::from(
+                                seg.path.as_os_str().as_encoded_bytes(),
+                            ))),
+                        });
+                        p.kval(&Kval {
+                            key: PStr::from(SEG_GEN_KEY),
+                            value: Value::Uint64(seg.generation),
+                        });
+                        Self::reply(r, id, tag, p.into_bytes());
+                        return Ok(());
+                    }
+                }
                 // Every rank of a job gets the same reply: packed once per job and buffer
                 // type (a 1000-rank job's is about 100 kB, packed for each of 1000 ranks).
                 let cached = {

@@ -175,6 +175,16 @@ impl JobRecord {
         self.data.to_kvals()
     }
 
+    /// The job-data segment (see `datastore::segment`) of generation `generation` in buffer
+    /// type `mode`: the same KVAL stream as [`JobRecord::req_reply`], with a rank index.
+    ///
+    /// # Errors
+    /// `NoMem` when the job data exceeds what the segment's 32-bit offsets address.
+    pub fn segment(&self, mode: crate::codec::BufferType, generation: u64) -> Result<Vec<u8>> {
+        let (job, ranks) = self.data.to_kvals_split();
+        super::segment::build(mode, generation, &job, &ranks)
+    }
+
     /// The job data for a GETNB of rank WILDCARD from another namespace, as the KVALs of a
     /// WILDCARD blob (the same content as [`JobRecord::req_reply`]).
     pub fn wildcard_kvals(&self) -> Vec<Kval> {
@@ -257,7 +267,7 @@ impl JobRecord {
                 })
                 .or_else(|| d.session(None).and_then(|s| s.kv.get(key)).cloned())
         } else {
-            d.rank_value(rank, key).cloned()
+            d.rank_value(rank, key).map(std::borrow::Cow::into_owned)
         }
     }
 

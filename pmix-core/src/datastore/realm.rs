@@ -7,7 +7,9 @@
 //! and kept as the entry's identity, everything else is the entry's key-value list. Arrays
 //! naming an entry already held are merged into it.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use pmix_sys::*;
 
@@ -255,6 +257,10 @@ pub(crate) struct JobData {
     pub(crate) sessions: Vec<SessionData>,
     /// Qualified values, with the rank they belong to (WILDCARD for job level).
     pub(crate) qualified: Vec<(u32, Qualified)>,
+    /// Per-rank data left in a mapped job-data segment (gds "rsshm"): a rank's
+    /// `pmix.pdata` is decoded when a Get asks for it. A rank present in `ranks` is wholly
+    /// there (its mapped data was copied in before anything was added to it).
+    pub(crate) mapped: Option<Arc<super::segment::Segment>>,
 }
 
 /// Deepest nesting of `pmix.job.arr` flattened.
@@ -306,15 +312,105 @@ impl JobData {
     }
 
     /// The value of `key` for `rank` among the qualified values that `given` selects.
-    pub(crate) fn qualified(&self, rank: u32, key: &[u8], given: &[Info]) -> Option<&Value> {
-        self.qualified
+    pub(crate) fn qualified(
+        &self,
+        rank: u32,
+        key: &[u8],
+        given: &[Info],
+    ) -> Option<Cow<'_, Value>> {
+        if let Some(v) = self
+            .qualified
             .iter()
             .find(|(r, q)| *r == rank && q.matches(key, given))
             .map(|(_, q)| &q.value)
+        {
+            return Some(Cow::Borrowed(v));
+        }
+        if self.ranks.contains_key(&rank) {
+            return None;
+        }
+        self.mapped_items(rank)?.into_iter().find_map(|i| {
+            (i.key.as_bytes() == keys::QUALIFIED_VALUE)
+                .then(|| Qualified::parse(&i.value))
+                .flatten()
+                .filter(|q| q.matches(key, given))
+                .map(|q| Cow::Owned(q.value))
+        })
     }
 
-    pub(crate) fn rank_value(&self, rank: u32, key: &[u8]) -> Option<&Value> {
-        self.ranks.get(&rank).and_then(|kv| kv.get(key))
+    /// The value of `key` in the data of `rank`: what is held in the heap, else what the
+    /// mapped segment has for a rank not copied to the heap.
+    pub(crate) fn rank_value(&self, rank: u32, key: &[u8]) -> Option<Cow<'_, Value>> {
+        match self.ranks.get(&rank) {
+            Some(kv) => kv.get(key).map(Cow::Borrowed),
+            None => self.mapped_value(rank, key).map(Cow::Owned),
+        }
+    }
+
+    /// The value of `key` of the lowest rank holding it.
+    pub(crate) fn any_rank_value(&self, key: &[u8]) -> Option<(u32, Cow<'_, Value>)> {
+        let held = self
+            .ranks
+            .iter()
+            .find_map(|(r, kv)| kv.get(key).map(|v| (*r, Cow::Borrowed(v))));
+        let Some(seg) = &self.mapped else {
+            return held;
+        };
+        let l = seg.layout();
+        let bytes = seg.bytes();
+        let limit = held.as_ref().map_or(u32::MAX, |(r, _)| *r);
+        for i in 0..l.ranks() {
+            let Some((r, kv)) = l.nth(bytes, i) else {
+                break;
+            };
+            if r >= limit {
+                break;
+            }
+            if self.ranks.contains_key(&r) {
+                continue;
+            }
+            if let Some(v) = decode_pdata(seg.mode(), kv).and_then(|items| take_value(items, key)) {
+                return Some((r, Cow::Owned(v)));
+            }
+        }
+        held
+    }
+
+    /// The infos of the mapped `pmix.pdata` of `rank` (`pmix.rank` included).
+    fn mapped_items(&self, rank: u32) -> Option<Vec<Info>> {
+        let seg = self.mapped.as_ref()?;
+        decode_pdata(seg.mode(), seg.rank(rank)?)
+    }
+
+    fn mapped_value(&self, rank: u32, key: &[u8]) -> Option<Value> {
+        take_value(self.mapped_items(rank)?, key)
+    }
+
+    /// Copies the mapped data of `rank` into the heap (once), so that data added to the
+    /// rank merges with it.
+    pub(crate) fn materialize(&mut self, rank: u32) {
+        if self.ranks.contains_key(&rank) {
+            return;
+        }
+        let Some(items) = self.mapped_items(rank) else {
+            return;
+        };
+        let mut list = KvList::default();
+        list.reserve(items.len());
+        for i in items {
+            let k = i.key.as_bytes();
+            if k == keys::RANK {
+                continue;
+            }
+            if k == keys::QUALIFIED_VALUE {
+                if let Some(q) = Qualified::parse(&i.value) {
+                    self.qualified.push((rank, q));
+                }
+                continue;
+            }
+            list.insert(i.key, i.value);
+        }
+        self.ranks.insert(rank, list);
     }
 
     // ---- ingestion
@@ -377,6 +473,7 @@ impl JobData {
     }
 
     pub(crate) fn add_rank_kv(&mut self, rank: u32, key: PStr, value: Value) {
+        self.materialize(rank);
         if key.as_bytes() == keys::QUALIFIED_VALUE {
             if let Some(q) = Qualified::parse(&value) {
                 self.qualified.push((rank, q));
@@ -404,6 +501,7 @@ impl JobData {
         let Value::DataArray(a) = v else {
             return Err(Error::TypeMismatch);
         };
+        self.materialize(rank);
         // The rank's list is made only if it gets a key, as `add_rank_kv` does.
         let mut list = (n > 0).then(|| {
             let l = self.ranks.entry(rank).or_default();
@@ -568,6 +666,14 @@ impl JobData {
     /// The job data as the KVALs of a hash client's REQ reply: job-level keys, qualified
     /// values, session arrays, node arrays, app arrays, then one `pmix.pdata` per rank.
     pub(crate) fn to_kvals(&self) -> Vec<Kval> {
+        let (mut out, ranks) = self.to_kvals_split();
+        out.extend(ranks.into_iter().map(|(_, kv)| kv));
+        out
+    }
+
+    /// [`JobData::to_kvals`] in two parts: everything before the per-rank arrays, and each
+    /// rank's `pmix.pdata` with its rank (in rank order).
+    pub(crate) fn to_kvals_split(&self) -> (Vec<Kval>, Vec<(u32, Kval)>) {
         let mut out = Vec::with_capacity(
             self.kv.len() + self.sessions.len() + self.nodes.len() + self.apps.len(),
         );
@@ -586,12 +692,15 @@ impl JobData {
         for a in &self.apps {
             out.push(kval(keys::APP_INFO_ARRAY, a.to_array()));
         }
-        for &rank in self.ranks.keys() {
-            if let Some(v) = self.proc_array(rank) {
-                out.push(kval(keys::PROC_DATA, v));
-            }
-        }
-        out
+        let ranks = self
+            .ranks
+            .keys()
+            .filter_map(|&rank| {
+                self.proc_array(rank)
+                    .map(|v| (rank, kval(keys::PROC_DATA, v)))
+            })
+            .collect();
+        (out, ranks)
     }
 
     /// The `pmix.pdata` array of `rank`: `pmix.rank` (PROC_RANK) first, then its keys and
@@ -621,6 +730,38 @@ impl JobData {
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
+
+/// The infos of one packed `pmix.pdata` KVAL; `None` when it does not decode to one.
+pub(crate) fn decode_pdata(mode: BufferType, kv: &[u8]) -> Option<Vec<Info>> {
+    let mut d = crate::codec::Decoder::new(mode, kv);
+    let Ok(Value::Kval(kv)) = super::read_one(&mut d, PMIX_KVAL) else {
+        return None;
+    };
+    if kv.key.as_bytes() != keys::PROC_DATA {
+        return None;
+    }
+    let Value::DataArray(a) = kv.value else {
+        return None;
+    };
+    Some(
+        a.items
+            .into_iter()
+            .filter_map(|i| match i {
+                Value::Info(i) => Some(*i),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// The value of the (unqualified) `key` among a rank's infos.
+fn take_value(items: Vec<Info>, key: &[u8]) -> Option<Value> {
+    items
+        .into_iter()
+        .filter(|i| i.key.as_bytes() == key && key != keys::RANK)
+        .last()
+        .map(|i| i.value)
+}
 
 pub(crate) fn kval(key: &[u8], value: Value) -> Kval {
     Kval {
