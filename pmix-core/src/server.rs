@@ -908,8 +908,7 @@ impl Shared {
         st.segment_gen += 1;
         let generation = st.segment_gen;
         let path = dir.join(format!("job.{generation}"));
-        let bytes = job.segment(mode, generation).ok()?;
-        if let Err(e) = crate::datastore::segment::write_file(&path, &bytes) {
+        if let Err(e) = job.write_segment(&path, mode, generation) {
             trace!("server: segment {} not written: {e}", path.display());
             let _ = std::fs::remove_file(&path);
             return None;
@@ -1000,9 +999,7 @@ impl Shared {
                                 .or_insert_with(|| {
                                     let mut p = Pack::new(mode);
                                     p.string(Some(me.nspace.as_bytes()));
-                                    for kv in job.req_reply() {
-                                        p.kval(&kv);
-                                    }
+                                    job.pack_req_reply(&mut p);
                                     Arc::new(p.into_bytes())
                                 })
                                 .clone(),

@@ -131,19 +131,48 @@ impl ClientStore {
         seg: Arc<super::segment::Segment>,
     ) -> Result<()> {
         let mode = seg.mode();
-        let mut d = crate::codec::Decoder::new(mode, seg.job_part());
-        let kvals = super::read_kvals(&mut d, true)?;
         let mut job = self
             .nspaces
             .get(nspace)
             .map(|n| (*n.job).clone())
             .unwrap_or_default();
-        for kv in kvals {
-            job.add_kval(mode, kv)?;
+        // One KVAL at a time, so that a node array's decoded form is dropped before the
+        // next one is read.
+        let part = seg.job_part();
+        let mut d = crate::codec::Decoder::new(mode, part);
+        while !d.remaining().is_empty() {
+            let start = d.position();
+            let Value::Kval(kv) = super::read_one(&mut d, PMIX_KVAL)? else {
+                return Err(crate::Error::UnpackFailure);
+            };
+            if kv.key.as_bytes() == keys::NODE_INFO_ARRAY {
+                let len = d.position() - start;
+                job.add_mapped_node_array(&kv.value, &seg, start, len)?;
+            } else {
+                job.add_kval(mode, *kv)?;
+            }
         }
         job.mapped = Some(seg);
         if *nspace == self.me.nspace {
             job.materialize(self.me.rank);
+            // My node's data is asked for often: keep it decoded.
+            let me = job.ranks.get(&self.me.rank);
+            let name = me
+                .and_then(|kv| kv.get(keys::HOSTNAME))
+                .or_else(|| job.kv.get(keys::HOSTNAME))
+                .and_then(Value::as_str)
+                .or(self.fallback_hostname.as_ref())
+                .map(|h| h.as_bytes().to_vec());
+            let id = me
+                .and_then(|kv| kv.get(keys::NODEID))
+                .or_else(|| job.kv.get(keys::NODEID))
+                .and_then(as_u32);
+            let own = job
+                .node_position(name.as_deref(), id)
+                .or_else(|| (job.nodes.len() == 1).then_some(0));
+            if let Some(idx) = own {
+                job.materialize_node(idx);
+            }
         }
         job.complete = true;
         self.nspaces.entry(nspace.clone()).or_default().job = Arc::new(job);
@@ -228,8 +257,8 @@ impl ClientStore {
         let job = &*ns.job;
         let v = self
             .own_node(nspace, job)
-            .and_then(|n| n.kv.get(keys::LOCAL_PEERS))
-            .or_else(|| job.kv.get(keys::LOCAL_PEERS))?;
+            .and_then(|n| n.get(keys::LOCAL_PEERS))
+            .or_else(|| job.kv.get(keys::LOCAL_PEERS).cloned())?;
         parse_rank_list(v.as_str()?.as_bytes())
     }
 

@@ -106,6 +106,40 @@ impl KvList {
     }
 }
 
+/// A `pmix.node.arr` KVAL left in a mapped segment: its place in the segment's job part.
+#[derive(Debug, Clone)]
+pub(crate) struct MappedArray {
+    seg: Arc<super::segment::Segment>,
+    off: usize,
+    len: usize,
+}
+
+impl MappedArray {
+    /// The infos of the array; `None` when they do not decode.
+    fn items(&self) -> Option<Vec<Info>> {
+        let bytes = self
+            .seg
+            .job_part()
+            .get(self.off..self.off.checked_add(self.len)?)?;
+        let mut d = crate::codec::Decoder::new(self.seg.mode(), bytes);
+        let Ok(Value::Kval(kv)) = super::read_one(&mut d, PMIX_KVAL) else {
+            return None;
+        };
+        let Value::DataArray(a) = kv.value else {
+            return None;
+        };
+        Some(
+            a.items
+                .into_iter()
+                .filter_map(|i| match i {
+                    Value::Info(i) => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+}
+
 /// The data of one node.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NodeData {
@@ -115,6 +149,9 @@ pub(crate) struct NodeData {
     pub(crate) aliases: Vec<PStr>,
     /// Everything but the hostname and node id.
     pub(crate) kv: KvList,
+    /// The node's array left in a mapped segment (then `kv` is empty): decoded when a Get
+    /// asks for one of its keys.
+    pub(crate) mapped: Option<MappedArray>,
 }
 
 impl NodeData {
@@ -122,6 +159,16 @@ impl NodeData {
     pub(crate) fn get(&self, key: &[u8]) -> Option<Value> {
         if let Some(v) = self.kv.get(key) {
             return Some(v.clone());
+        }
+        if let Some(m) = &self.mapped {
+            if key != keys::HOSTNAME && key != keys::NODEID {
+                if let Some(v) = m
+                    .items()
+                    .and_then(|items| items.into_iter().filter(|i| i.key.as_bytes() == key).last())
+                {
+                    return Some(v.value);
+                }
+            }
         }
         if key == keys::HOSTNAME {
             return self.hostname.clone().map(|h| Value::String(Some(h)));
@@ -132,20 +179,35 @@ impl NodeData {
         None
     }
 
+    /// Copies the mapped array's data into `kv` (once).
+    fn materialize(&mut self) {
+        let Some(m) = self.mapped.take() else {
+            return;
+        };
+        for i in m.items().unwrap_or_default() {
+            let k = i.key.as_bytes();
+            if k != keys::HOSTNAME && k != keys::NODEID {
+                self.kv.insert(i.key, i.value);
+            }
+        }
+    }
+
     /// The `pmix.node.arr` value describing this node: hostname, node id, then the rest.
     pub(crate) fn to_array(&self) -> Value {
-        let mut items = Vec::with_capacity(self.kv.len() + 2);
-        if let Some(h) = &self.hostname {
+        let mut node = self.clone();
+        node.materialize();
+        let mut items = Vec::with_capacity(node.kv.len() + 2);
+        if let Some(h) = &node.hostname {
             items.push(Info::new(
                 PStr::from(keys::HOSTNAME),
                 Value::String(Some(h.clone())),
             ));
         }
-        if let Some(id) = self.nodeid {
+        if let Some(id) = node.nodeid {
             items.push(Info::new(PStr::from(keys::NODEID), Value::Uint32(id)));
         }
         items.extend(
-            self.kv
+            node.kv
                 .iter()
                 .map(|kv| Info::new(kv.key.clone(), kv.value.clone())),
         );
@@ -545,6 +607,9 @@ impl JobData {
             return Err(Error::BadParam);
         }
         let idx = self.node_index(hostname.as_ref(), nodeid);
+        if let Some(n) = self.nodes.get_mut(idx) {
+            n.materialize();
+        }
         for i in items {
             let k = i.key.as_bytes();
             if k == keys::HOSTNAME || k == keys::NODEID {
@@ -564,6 +629,73 @@ impl JobData {
             }
         }
         Ok(())
+    }
+
+    /// A `pmix.node.arr` KVAL of a mapped segment, decoded as `v`, at `off..off + len` of
+    /// the segment's job part. A node not yet known keeps only its identity (name, id,
+    /// aliases) and the array's place; one already known merges the array as
+    /// [`JobData::add_node_array`] does.
+    pub(crate) fn add_mapped_node_array(
+        &mut self,
+        v: &Value,
+        seg: &Arc<super::segment::Segment>,
+        off: usize,
+        len: usize,
+    ) -> Result<()> {
+        let items = info_items(v).ok_or(Error::TypeMismatch)?;
+        let mut hostname = None;
+        let mut nodeid = None;
+        let mut aliases = Vec::new();
+        for i in items {
+            let k = i.key.as_bytes();
+            if k == keys::HOSTNAME && hostname.is_none() {
+                hostname = i.value.as_str().cloned();
+            } else if k == keys::NODEID && nodeid.is_none() {
+                nodeid = as_u32(&i.value);
+            } else if k == keys::HOSTNAME_ALIASES {
+                aliases.extend(i.value.as_str().map(split_list).unwrap_or_default());
+            }
+        }
+        let known = hostname
+            .as_ref()
+            .and_then(|h| self.node_by_name.get(h.as_bytes()))
+            .or_else(|| nodeid.and_then(|id| self.node_by_id.get(&id)))
+            .is_some();
+        if known || (hostname.is_none() && nodeid.is_none()) {
+            return self.add_node_array(v);
+        }
+        let idx = self.node_index(hostname.as_ref(), nodeid);
+        for a in &aliases {
+            self.index_name(a.as_bytes(), idx);
+        }
+        if let Some(n) = self.nodes.get_mut(idx) {
+            n.aliases = aliases;
+            n.mapped = Some(MappedArray {
+                seg: seg.clone(),
+                off,
+                len,
+            });
+        }
+        Ok(())
+    }
+
+    /// Copies the mapped array of node `idx` into the heap (the caller's own node, asked
+    /// about most).
+    pub(crate) fn materialize_node(&mut self, idx: usize) {
+        if let Some(n) = self.nodes.get_mut(idx) {
+            n.materialize();
+        }
+    }
+
+    /// The position of a node in `nodes`.
+    pub(crate) fn node_position(&self, name: Option<&[u8]>, id: Option<u32>) -> Option<usize> {
+        name.and_then(|n| {
+            self.node_by_name
+                .get(n)
+                .or_else(|| self.node_by_short.get(short_name(n)))
+        })
+        .or_else(|| id.and_then(|id| self.node_by_id.get(&id)))
+        .copied()
     }
 
     /// The index of the node with this name or id, created when unknown; fills in whichever
@@ -666,14 +798,13 @@ impl JobData {
     /// The job data as the KVALs of a hash client's REQ reply: job-level keys, qualified
     /// values, session arrays, node arrays, app arrays, then one `pmix.pdata` per rank.
     pub(crate) fn to_kvals(&self) -> Vec<Kval> {
-        let (mut out, ranks) = self.to_kvals_split();
-        out.extend(ranks.into_iter().map(|(_, kv)| kv));
+        let mut out = self.job_part_kvals();
+        out.extend(self.rank_kvals().map(|(_, kv)| kv));
         out
     }
 
-    /// [`JobData::to_kvals`] in two parts: everything before the per-rank arrays, and each
-    /// rank's `pmix.pdata` with its rank (in rank order).
-    pub(crate) fn to_kvals_split(&self) -> (Vec<Kval>, Vec<(u32, Kval)>) {
+    /// The part of [`JobData::to_kvals`] before the per-rank arrays.
+    pub(crate) fn job_part_kvals(&self) -> Vec<Kval> {
         let mut out = Vec::with_capacity(
             self.kv.len() + self.sessions.len() + self.nodes.len() + self.apps.len(),
         );
@@ -692,15 +823,16 @@ impl JobData {
         for a in &self.apps {
             out.push(kval(keys::APP_INFO_ARRAY, a.to_array()));
         }
-        let ranks = self
-            .ranks
-            .keys()
-            .filter_map(|&rank| {
-                self.proc_array(rank)
-                    .map(|v| (rank, kval(keys::PROC_DATA, v)))
-            })
-            .collect();
-        (out, ranks)
+        out
+    }
+
+    /// Each rank's `pmix.pdata` KVAL with its rank, in rank order, built one at a time (a
+    /// large job's are encoded without all being copied at once).
+    pub(crate) fn rank_kvals(&self) -> impl Iterator<Item = (u32, Kval)> + '_ {
+        self.ranks.keys().filter_map(|&rank| {
+            self.proc_array(rank)
+                .map(|v| (rank, kval(keys::PROC_DATA, v)))
+        })
     }
 
     /// The `pmix.pdata` array of `rank`: `pmix.rank` (PROC_RANK) first, then its keys and

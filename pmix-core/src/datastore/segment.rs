@@ -44,7 +44,7 @@
 //! ever decoded by the checked decoder.
 
 use std::fs::File;
-use std::io::Write;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::ptr::NonNull;
 
@@ -192,79 +192,124 @@ impl Layout {
     }
 }
 
-/// Encodes a segment: the job part's KVALs, then each rank's `pmix.pdata` KVAL (ranks in
-/// increasing order), with the header and index.
+/// Writes a segment to `w` (positioned at its start): the job part's KVALs, then each
+/// rank's `pmix.pdata` KVAL (ranks in increasing order, as `ranks` yields them), the rank
+/// index, then the header (written last, over the zeros reserved for it). KVALs are encoded
+/// one at a time, so a large job is never held packed and unpacked at once.
 ///
 /// # Errors
-/// `NoMem` when the stream exceeds what a `u32` offset can address.
-pub(crate) fn build(
+/// `NoMem` when the stream exceeds what a `u32` offset can address; `BadParam` for ranks
+/// out of order; `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when writing fails.
+pub(crate) fn write<W: Write + Seek>(
+    w: &mut W,
     mode: BufferType,
     generation: u64,
     job: &[Kval],
-    ranks: &[(u32, Kval)],
-) -> Result<Vec<u8>> {
+    ranks: impl Iterator<Item = (u32, Kval)>,
+) -> Result<()> {
+    let io = |_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE);
+    w.write_all(&[0u8; HEADER]).map_err(io)?;
     let mut e = Encoder::new(mode);
-    super::pack_kvals(&mut e, job);
-    let job_len = e.buf.len();
-    let mut index = Vec::with_capacity(ranks.len() * ENTRY);
+    let mut stream_len = 0usize;
+    // Encodes one KVAL, writes it, and says where it went in the stream.
+    let put = |w: &mut W, e: &mut Encoder, n: &mut usize, kv: &Kval| -> Result<(usize, usize)> {
+        e.buf.clear();
+        super::pack_kvals(e, std::slice::from_ref(kv));
+        w.write_all(&e.buf).map_err(io)?;
+        let at = *n;
+        *n += e.buf.len();
+        Ok((at, e.buf.len()))
+    };
+    for kv in job {
+        put(w, &mut e, &mut stream_len, kv)?;
+    }
+    let job_len = stream_len;
+    let mut index = Vec::new();
     let mut count = 0usize;
+    let mut last: Option<u32> = None;
     for (rank, kv) in ranks {
-        let start = e.buf.len();
-        super::pack_kvals(&mut e, std::slice::from_ref(kv));
-        let len = e.buf.len() - start;
+        if last.is_some_and(|l| l >= rank) {
+            return Err(Error::BadParam);
+        }
+        last = Some(rank);
+        let (off, len) = put(w, &mut e, &mut stream_len, &kv)?;
         if len == 0 {
             continue;
         }
-        let off = u32::try_from(start).map_err(|_| Error::NoMem)?;
+        let off = u32::try_from(off).map_err(|_| Error::NoMem)?;
         let len = u32::try_from(len).map_err(|_| Error::NoMem)?;
         index.extend_from_slice(&rank.to_le_bytes());
         index.extend_from_slice(&off.to_le_bytes());
         index.extend_from_slice(&len.to_le_bytes());
         count += 1;
     }
-    let stream = e.into_bytes();
+    u32::try_from(stream_len).map_err(|_| Error::NoMem)?;
     // The index starts on a 4-byte boundary.
-    let pad = (4 - (HEADER + stream.len()) % 4) % 4;
-    let index_off = HEADER + stream.len() + pad;
+    let pad = (4 - (HEADER + stream_len) % 4) % 4;
+    w.write_all(&[0u8; 4][..pad]).map_err(io)?;
+    w.write_all(&index).map_err(io)?;
+    let index_off = HEADER + stream_len + pad;
     let total = index_off + index.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
-    out.extend_from_slice(&u32::from(mode.wire_value()).to_le_bytes());
+    let mut h = Vec::with_capacity(HEADER);
+    h.extend_from_slice(&MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&u32::from(mode.wire_value()).to_le_bytes());
     for v in [
         generation,
         total as u64,
         HEADER as u64,
-        stream.len() as u64,
+        stream_len as u64,
         job_len as u64,
         index_off as u64,
         count as u64,
         0,
     ] {
-        out.extend_from_slice(&v.to_le_bytes());
+        h.extend_from_slice(&v.to_le_bytes());
     }
-    out.extend_from_slice(&stream);
-    out.resize(index_off, 0);
-    out.extend_from_slice(&index);
-    Ok(out)
+    w.seek(SeekFrom::Start(0)).map_err(io)?;
+    w.write_all(&h).map_err(io)?;
+    w.flush().map_err(io)?;
+    Ok(())
 }
 
-/// Creates the file `path` (it must not exist) readable by its owner only, and writes
-/// `bytes` to it.
+/// A segment's bytes in memory (as [`write`] writes them).
 ///
 /// # Errors
-/// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when it cannot be created or written.
-pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+/// As [`write`].
+pub(crate) fn build(
+    mode: BufferType,
+    generation: u64,
+    job: &[Kval],
+    ranks: impl Iterator<Item = (u32, Kval)>,
+) -> Result<Vec<u8>> {
+    let mut c = std::io::Cursor::new(Vec::new());
+    write(&mut c, mode, generation, job, ranks)?;
+    Ok(c.into_inner())
+}
+
+/// Creates the file `path` (it must not exist) readable by its owner only.
+///
+/// # Errors
+/// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when it cannot be created.
+pub(crate) fn create(path: &Path) -> Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
-    let fail = |_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE);
-    let mut f = std::fs::OpenOptions::new()
+    std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o400)
         .open(path)
-        .map_err(fail)?;
-    f.write_all(bytes).map_err(fail)?;
-    Ok(())
+        .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE))
+}
+
+/// Creates the file `path` (as [`create`]) holding `bytes` (tests write damaged segments).
+///
+/// # Errors
+/// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when it cannot be created or written.
+#[cfg(test)]
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    create(path)?
+        .write_all(bytes)
+        .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE))
 }
 
 /// A segment mapped read-only.
