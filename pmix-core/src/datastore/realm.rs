@@ -115,6 +115,18 @@ pub(crate) struct MappedArray {
 }
 
 impl MappedArray {
+    /// The value of the last info named `key`.
+    fn value(&self, key: &[u8]) -> Option<Value> {
+        let bytes = self
+            .seg
+            .job_part()
+            .get(self.off..self.off.checked_add(self.len)?)?;
+        crate::codec::Decoder::new(self.seg.mode(), bytes)
+            .find_in_info_array(key)
+            .ok()
+            .flatten()
+    }
+
     /// The infos of the array; `None` when they do not decode.
     fn items(&self) -> Option<Vec<Info>> {
         let bytes = self
@@ -162,11 +174,8 @@ impl NodeData {
         }
         if let Some(m) = &self.mapped {
             if key != keys::HOSTNAME && key != keys::NODEID {
-                if let Some(v) = m
-                    .items()
-                    .and_then(|items| items.into_iter().filter(|i| i.key.as_bytes() == key).last())
-                {
-                    return Some(v.value);
+                if let Some(v) = m.value(key) {
+                    return Some(v);
                 }
             }
         }
@@ -391,6 +400,8 @@ impl JobData {
         if self.ranks.contains_key(&rank) {
             return None;
         }
+        // Most ranks have no qualified value: look before decoding the whole array.
+        self.mapped_find(rank, keys::QUALIFIED_VALUE)?;
         self.mapped_items(rank)?.into_iter().find_map(|i| {
             (i.key.as_bytes() == keys::QUALIFIED_VALUE)
                 .then(|| Qualified::parse(&i.value))
@@ -444,8 +455,22 @@ impl JobData {
         decode_pdata(seg.mode(), seg.rank(rank)?)
     }
 
+    /// The value of `key` in the mapped data of `rank` (not `pmix.rank` or a qualified
+    /// value, which the heap form keeps apart too).
     fn mapped_value(&self, rank: u32, key: &[u8]) -> Option<Value> {
-        take_value(self.mapped_items(rank)?, key)
+        if key == keys::RANK || key == keys::QUALIFIED_VALUE {
+            return None;
+        }
+        self.mapped_find(rank, key)
+    }
+
+    /// The last info named `key` in the mapped `pmix.pdata` of `rank`.
+    fn mapped_find(&self, rank: u32, key: &[u8]) -> Option<Value> {
+        let seg = self.mapped.as_ref()?;
+        crate::codec::Decoder::new(seg.mode(), seg.rank(rank)?)
+            .find_in_info_array(key)
+            .ok()
+            .flatten()
     }
 
     /// Copies the mapped data of `rank` into the heap (once), so that data added to the
@@ -890,7 +915,7 @@ pub(crate) fn decode_pdata(mode: BufferType, kv: &[u8]) -> Option<Vec<Info>> {
 fn take_value(items: Vec<Info>, key: &[u8]) -> Option<Value> {
     items
         .into_iter()
-        .filter(|i| i.key.as_bytes() == key && key != keys::RANK)
+        .filter(|i| i.key.as_bytes() == key && key != keys::RANK && key != keys::QUALIFIED_VALUE)
         .last()
         .map(|i| i.value)
 }

@@ -1458,6 +1458,59 @@ fn segment_stream_is_the_req_reply_and_answers_like_it() {
 }
 
 #[test]
+fn scanning_a_packed_array_finds_what_decoding_it_finds() {
+    let rec = rich_record();
+    let mut reg = registration(false);
+    // every simple type the scan steps over, and some it decodes to skip
+    reg.push(info(
+        PMIX_PROC_DATA,
+        arr(vec![
+            info(PMIX_RANK, Value::ProcRank(9)),
+            Info::new("t.bool", Value::Bool(true)),
+            Info::new("t.i8", Value::Int8(-3)),
+            Info::new("t.i16", Value::Int16(-300)),
+            Info::new("t.i64", Value::Int64(-1 << 40)),
+            Info::new("t.u16", Value::Uint16(65000)),
+            Info::new("t.size", Value::Size(1 << 33)),
+            Info::new("t.str", s("text")),
+            Info::new("t.none", Value::String(None)),
+            Info::new("t.dbl", Value::Double(2.5)),
+            Info::new("t.proc", Value::Proc(proc("x", 3))),
+            Info::new("t.bytes", Value::ByteObject(vec![1, 2, 3])),
+            Info::new("t.arr", arr(vec![Info::new("in", Value::Uint32(1))])),
+            Info::new("t.str", s("again")),
+        ]),
+    ));
+    let more = JobRecord::from_register(&"ns".into(), 2, &reg, &"n1".into()).unwrap();
+    for mode in MODES {
+        for r in [&rec, &more] {
+            let bytes = r.segment(mode, 1).unwrap();
+            let l = segment::Layout::parse(&bytes, 1).unwrap();
+            for i in 0..l.ranks() {
+                let (_, kv) = l.nth(&bytes, i).unwrap();
+                let items = super::realm::decode_pdata(mode, kv).unwrap();
+                let mut names: Vec<Vec<u8>> =
+                    items.iter().map(|i| i.key.as_bytes().to_vec()).collect();
+                names.push(b"absent".to_vec());
+                for k in names {
+                    let want = items
+                        .iter()
+                        .filter(|i| i.key.as_bytes() == k)
+                        .last()
+                        .map(|i| i.value.clone());
+                    let got = Decoder::new(mode, kv).find_in_info_array(&k).unwrap();
+                    assert_eq!(got, want, "{mode:?} key {}", String::from_utf8_lossy(&k));
+                }
+                // truncated: an error, never a panic
+                for n in 0..kv.len() {
+                    let _ = Decoder::new(mode, &kv[..n]).find_in_info_array(b"t.str");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn damaged_segments_are_refused_cleanly() {
     let rec = rich_record();
     let mode = BufferType::NonDesc;
