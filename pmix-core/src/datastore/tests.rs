@@ -1495,8 +1495,7 @@ fn scanning_a_packed_array_finds_what_decoding_it_finds() {
                 for k in names {
                     let want = items
                         .iter()
-                        .filter(|i| i.key.as_bytes() == k)
-                        .last()
+                        .rfind(|i| i.key.as_bytes() == k)
                         .map(|i| i.value.clone());
                     let got = Decoder::new(mode, kv).find_in_info_array(&k).unwrap();
                     assert_eq!(got, want, "{mode:?} key {}", String::from_utf8_lossy(&k));
