@@ -109,8 +109,14 @@ pub struct Reactor {
 }
 
 const WAKER: Token = Token(0);
-/// Size of one read from a connection (a readiness event reads until WouldBlock or EOF).
+/// Largest read from a connection (a readiness event reads until WouldBlock or EOF).
 const READ_CHUNK: usize = 64 * 1024;
+/// First size of the read buffer. It doubles (up to `READ_CHUNK`) each time a read fills
+/// it, so a client that only ever receives small messages keeps a small buffer: the 64 KiB
+/// buffer zeroed at the first read was two thirds of a client's progress-thread heap (issue
+/// 5's memory target), while a bulk receiver (forwarded output) reaches 64 KiB after a few
+/// reads.
+const READ_FIRST: usize = 8 * 1024;
 
 thread_local! {
     static ON_PROGRESS_THREAD: Cell<bool> = const { Cell::new(false) };
@@ -355,7 +361,9 @@ impl Reactor {
         // One read buffer for the reactor's life: allocating and zeroing 64 KiB per readable
         // event was half of a client's instructions in the direct-modex benchmark.
         let mut buf = std::mem::take(&mut self.read_buf);
-        buf.resize(READ_CHUNK, 0);
+        if buf.is_empty() {
+            buf.resize(READ_FIRST, 0);
+        }
         let mut closed = None;
         loop {
             let Some(c) = self.conns.get_mut(&token) else {
@@ -371,7 +379,12 @@ impl Reactor {
                 // edge-triggered, so an EOF that arrived with the last bytes (a peer that
                 // writes a partial frame and closes) raises no further event, and the
                 // connection would never be seen to close.
-                Ok(n) => c.inbuf.extend_from_slice(&buf[..n]),
+                Ok(n) => {
+                    c.inbuf.extend_from_slice(&buf[..n]);
+                    if n == buf.len() && buf.len() < READ_CHUNK {
+                        buf.resize(buf.len() * 2, 0);
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {
