@@ -82,7 +82,7 @@ impl Default for ServerConfig {
 }
 
 /// Forgets (and unlinks) the segments of `nspace`; clients that mapped them keep their
-/// mappings.
+/// mappings. The directory goes with the last segment.
 fn drop_segments(st: &mut State, nspace: &PStr) {
     st.segments.retain(|(ns, _), f| {
         if ns == nspace {
@@ -92,6 +92,46 @@ fn drop_segments(st: &mut State, nspace: &PStr) {
             true
         }
     });
+    if st.segments.is_empty() {
+        if let Some(d) = st.segment_dir.take() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// The name of this process's segment directory.
+fn segment_dir_name(pid: u32) -> String {
+    format!("pmix-rsshm.{pid}")
+}
+
+/// Removes the segment directories under `tmpdir` that servers of user `uid` left when they
+/// died without finalizing (named for a pid that no longer runs; the same rule as stale
+/// rendezvous files).
+fn remove_stale_segment_dirs(tmpdir: &std::path::Path, uid: u32) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(tmpdir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("pmix-rsshm."))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+            continue;
+        };
+        if m.is_dir()
+            && m.uid() == uid
+            && pid != std::process::id()
+            && !crate::rendezvous::alive(pid)
+        {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
 }
 
 /// Creates `d` with owner-only permissions, or accepts it if it exists as a directory of
@@ -268,11 +308,12 @@ struct State {
     /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
     /// unlinked when the namespace is registered again or deregistered, and at finalize.
     segments: HashMap<(PStr, BufferType), SegmentFile>,
-    /// The number of the last segment written (its generation).
-    segment_gen: u64,
     /// The private directory holding the segments, once created.
     segment_dir: Option<std::path::PathBuf>,
 }
+
+/// The number of the last segment written in this process (generations name the files).
+static SEGMENT_GEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// A job-data segment this server wrote.
 #[derive(Debug, Clone)]
@@ -895,8 +936,9 @@ impl Shared {
         let dir = match &st.segment_dir {
             Some(d) => d.clone(),
             None => {
-                let d = std::path::Path::new(self.cfg.tmpdir.to_string().as_str())
-                    .join(format!("pmix-rsshm.{}", std::process::id()));
+                let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
+                remove_stale_segment_dirs(&tmp, crate::wire::own_ids().0);
+                let d = tmp.join(segment_dir_name(std::process::id()));
                 if let Err(e) = private_dir(&d) {
                     trace!("server: no segment directory {}: {e}", d.display());
                     return None;
@@ -905,12 +947,16 @@ impl Shared {
                 d
             }
         };
-        st.segment_gen += 1;
-        let generation = st.segment_gen;
+        // Unique in the process: several servers of one process share its directory.
+        let generation = SEGMENT_GEN.fetch_add(1, Ordering::Relaxed) + 1;
         let path = dir.join(format!("job.{generation}"));
         if let Err(e) = job.write_segment(&path, mode, generation) {
             trace!("server: segment {} not written: {e}", path.display());
             let _ = std::fs::remove_file(&path);
+            // Made again (or found again) at the next attempt.
+            if st.segments.is_empty() {
+                st.segment_dir = None;
+            }
             return None;
         }
         let f = SegmentFile { path, generation };

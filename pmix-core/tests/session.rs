@@ -15,13 +15,29 @@ fn key(k: &core::ffi::CStr) -> PStr {
     PStr::from(k.to_bytes())
 }
 
+/// A server that is finalized when the test drops it (its job-data segments go with it).
+struct TestServer(server::Server);
+
+impl std::ops::Deref for TestServer {
+    type Target = server::Server;
+    fn deref(&self) -> &server::Server {
+        &self.0
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.0.finalize();
+    }
+}
+
 /// A server with job "ns" of `n` local ranks, and the environment of each rank.
-fn job(n: u32) -> (server::Server, Vec<ClientEnv>) {
+fn job(n: u32) -> (TestServer, Vec<ClientEnv>) {
     let cfg = ServerConfig {
         id: Proc::new("test-server", 0),
         ..ServerConfig::default()
     };
-    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
     let ns = PStr::from("ns");
     let info = vec![
         Info::new(key(PMIX_JOB_SIZE), Value::Uint32(n)),
@@ -215,7 +231,7 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
         id: Proc::new("test-server", 0),
         ..ServerConfig::default()
     };
-    let s = server::start(host, cfg).expect("server");
+    let s = TestServer(server::start(host, cfg).expect("server"));
     let ns = PStr::from("ns");
     s.register_nspace(&ns, 1, &[Info::new(key(PMIX_JOB_SIZE), Value::Uint32(1))])
         .expect("register");
@@ -269,7 +285,7 @@ fn a_fence_waits_for_local_ranks_not_yet_registered() {
         id: Proc::new("test-server", 0),
         ..ServerConfig::default()
     };
-    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
     let ns = PStr::from("ns");
     let info = vec![
         Info::new(key(PMIX_JOB_SIZE), Value::Uint32(2)),
@@ -646,6 +662,15 @@ fn job_data_comes_from_a_mapped_segment_or_inline_with_the_same_answers() {
         .expect("not a singleton")
     };
     let segdir = tmp.join(format!("pmix-rsshm.{}", std::process::id()));
+    // A directory a dead server of this user left is removed; a live one's stays.
+    let dead = (3_000_000..4_000_000u32)
+        .find(|p| !std::path::Path::new(&format!("/proc/{p}")).exists())
+        .unwrap();
+    let stale = tmp.join(format!("pmix-rsshm.{dead}"));
+    std::fs::create_dir(&stale).unwrap();
+    std::fs::write(stale.join("job.1"), b"old").unwrap();
+    let live = tmp.join("pmix-rsshm.1");
+    std::fs::create_dir(&live).unwrap();
 
     // Rank 0 maps the segment the server writes on its first REQ.
     let e0 = env_of(0, None);
@@ -653,6 +678,7 @@ fn job_data_comes_from_a_mapped_segment_or_inline_with_the_same_answers() {
     let c0 = Client::connect(Some(e0)).expect("connect mapped");
     let files = segment_files(&segdir);
     assert_eq!(files.len(), 1, "{files:?}");
+    assert!(!stale.exists() && live.exists());
     let mode = std::fs::metadata(&segdir).unwrap();
     assert_eq!(
         std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o077,
