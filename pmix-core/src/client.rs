@@ -223,17 +223,30 @@ impl Client {
             return Ok(Client::singleton());
         };
         let sock = handshake(&env)?;
-        Client::adopt(
+        Client::start(
             sock,
             env.me.clone(),
             Proc::new(env.uri.nspace.clone(), env.uri.rank),
             env.mode,
+            env.gds_shm,
         )
     }
 
     /// Takes over a connection whose handshake is done (a client's or a tool's), asks for
     /// the job data and returns the connected role.
     pub fn adopt(sock: TcpStream, me: Proc, server: Proc, mode: BufferType) -> Result<Client> {
+        Client::start(sock, me, server, mode, false)
+    }
+
+    /// [`Client::adopt`]; `shm`: the handshake declared gds "rsshm", so the REQ reply may
+    /// name a segment to map instead of carrying the job data.
+    fn start(
+        sock: TcpStream,
+        me: Proc,
+        server: Proc,
+        mode: BufferType,
+        shm: bool,
+    ) -> Result<Client> {
         let progress = Arc::new(Progress::start("pmix-progress")?);
         let conn = Requester::start(
             progress,
@@ -275,7 +288,7 @@ impl Client {
             return Err(Error::UnpackFailure);
         }
         let kvals = u.kvals_to_end()?;
-        match segment_ref(&kvals) {
+        match segment_ref(&kvals).filter(|_| shm) {
             Some((path, generation)) => client.ingest_segment(&ns, path, generation)?,
             None => client.store.write().ingest_job(mode, &ns, kvals)?,
         }
