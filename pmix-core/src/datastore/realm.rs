@@ -429,6 +429,9 @@ impl JobData {
         let Some(seg) = &self.mapped else {
             return held;
         };
+        if key == keys::RANK || key == keys::QUALIFIED_VALUE {
+            return held;
+        }
         let l = seg.layout();
         let bytes = seg.bytes();
         let limit = held.as_ref().map_or(u32::MAX, |(r, _)| *r);
@@ -442,7 +445,11 @@ impl JobData {
             if self.ranks.contains_key(&r) {
                 continue;
             }
-            if let Some(v) = decode_pdata(seg.mode(), kv).and_then(|items| take_value(items, key)) {
+            let found = crate::codec::Decoder::new(seg.mode(), kv)
+                .find_in_info_array(key)
+                .ok()
+                .flatten();
+            if let Some(v) = found {
                 return Some((r, Cow::Owned(v)));
             }
         }
@@ -909,15 +916,6 @@ pub(crate) fn decode_pdata(mode: BufferType, kv: &[u8]) -> Option<Vec<Info>> {
             })
             .collect(),
     )
-}
-
-/// The value of the (unqualified) `key` among a rank's infos.
-fn take_value(items: Vec<Info>, key: &[u8]) -> Option<Value> {
-    items
-        .into_iter()
-        .filter(|i| i.key.as_bytes() == key && key != keys::RANK && key != keys::QUALIFIED_VALUE)
-        .last()
-        .map(|i| i.value)
 }
 
 pub(crate) fn kval(key: &[u8], value: Value) -> Kval {
