@@ -70,13 +70,30 @@ struct Conn {
     framing: Box<dyn Framing>,
     handler: Option<Box<dyn ConnHandler>>,
     inbuf: Vec<u8>,
-    out: VecDeque<Vec<u8>>,
+    out: VecDeque<OutBuf>,
     out_pos: usize,
     writable_registered: bool,
     /// Close once the output queue has drained.
     closing: bool,
     /// Framing and handler that take over once the running handler returns (`rebind`).
     rebind: Option<(Box<dyn Framing>, Box<dyn ConnHandler>)>,
+}
+
+/// Bytes queued for sending: a frame of this connection, or a payload shared by several
+/// connections (the job data that every "hash" rank of a job receives), sent without a copy
+/// per connection.
+enum OutBuf {
+    Owned(Vec<u8>),
+    Shared(Arc<Vec<u8>>),
+}
+
+impl OutBuf {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            OutBuf::Owned(v) => v,
+            OutBuf::Shared(v) => v,
+        }
+    }
 }
 
 struct Listener {
@@ -240,7 +257,23 @@ impl Reactor {
         if c.closing {
             return Err(Error::Unreach);
         }
-        c.out.push_back(bytes);
+        c.out.push_back(OutBuf::Owned(bytes));
+        self.flush(token);
+        Ok(())
+    }
+
+    /// Queues a frame made of `head` (its header and any private part) and `body`, a payload
+    /// shared with other connections, without copying `body`. Order is preserved.
+    pub fn send_shared(&mut self, id: ConnId, head: Vec<u8>, body: Arc<Vec<u8>>) -> Result<()> {
+        let token = Token(id.0);
+        let Some(c) = self.conns.get_mut(&token) else {
+            return Err(Error::Unreach);
+        };
+        if c.closing {
+            return Err(Error::Unreach);
+        }
+        c.out.push_back(OutBuf::Owned(head));
+        c.out.push_back(OutBuf::Shared(body));
         self.flush(token);
         Ok(())
     }
@@ -297,8 +330,8 @@ impl Reactor {
     fn flush(&mut self, token: Token) {
         let mut failed = None;
         if let Some(c) = self.conns.get_mut(&token) {
-            while let Some(front) = c.out.front() {
-                match c.stream.write(&front[c.out_pos..]) {
+            while let Some(front) = c.out.front().map(OutBuf::bytes) {
+                match c.stream.write(front.get(c.out_pos..).unwrap_or_default()) {
                     Ok(0) => {
                         failed = Some(Error::Unreach);
                         break;

@@ -1055,7 +1055,10 @@ impl Shared {
                 };
                 match cached {
                     Some(payload) => {
-                        let _ = r.send(id, crate::wire::server_frame(tag, &payload));
+                        // The cached reply is shared by the connections, not copied into
+                        // each one's output queue.
+                        let head = crate::wire::server_frame_header(tag, payload.len());
+                        let _ = r.send_shared(id, head, payload);
                     }
                     None => {
                         let mut p = Pack::new(mode);

@@ -53,6 +53,17 @@ pub fn frame(pindex: i32, tag: u32, payload: &[u8]) -> Vec<u8> {
     v
 }
 
+/// The header of a frame as the server sends it (pindex 0) for a payload of `len` bytes
+/// sent separately.
+pub fn server_frame_header(tag: u32, len: usize) -> Vec<u8> {
+    let mut v = frame(0, tag, &[]);
+    let n = u32::try_from(len).unwrap_or(u32::MAX);
+    if let Some(len) = v.get_mut(8..12) {
+        len.copy_from_slice(&n.to_be_bytes());
+    }
+    v
+}
+
 /// A frame as the server sends it (pindex 0).
 pub fn server_frame(tag: u32, payload: &[u8]) -> Vec<u8> {
     frame(0, tag, payload)
