@@ -48,6 +48,9 @@ pub struct ClientEnv {
     pub me: Proc,
     pub uri: ServerUri,
     pub mode: BufferType,
+    /// The server offered gds "rsshm" (`PMIX_GDS_MODULE` names it): the client declares it
+    /// and maps the job-data segment the server names.
+    pub gds_shm: bool,
 }
 
 impl ClientEnv {
@@ -74,6 +77,8 @@ impl ClientEnv {
                     .as_deref()
                     .map(str::as_bytes),
             ),
+            gds_shm: get("PMIX_GDS_MODULE")
+                .is_some_and(|l| l.split(',').any(|g| g.trim() == crate::server::GDS_SHM)),
         }))
     }
 }
@@ -150,12 +155,15 @@ fn handshake(env: &ClientEnv) -> Result<TcpStream> {
         TcpStream::connect_timeout(&env.uri.addr, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
     s.set_read_timeout(Some(HANDSHAKE_WAIT)).ok();
     s.set_nodelay(true).ok();
-    let hello = Hello::ours(
+    let mut hello = Hello::ours(
         PeerKind::SimpleClient,
         Some(env.me.clone()),
         env.mode,
         Vec::new(),
     );
+    if env.gds_shm {
+        hello = hello.with_gds(crate::server::GDS_SHM);
+    }
     s.write_all(&hello.encode()).map_err(|_| Error::Unreach)?;
     let mut st = [0u8; 4];
     s.read_exact(&mut st).map_err(|_| Error::Unreach)?;
@@ -167,6 +175,31 @@ fn handshake(env: &ClientEnv) -> Result<TcpStream> {
     s.read_exact(&mut idx).map_err(|_| Error::Unreach)?;
     s.set_read_timeout(None).ok();
     Ok(s)
+}
+
+/// The segment a REQ reply names instead of carrying the job data ("rsshm" peers): its path
+/// and generation.
+fn segment_ref(kvals: &[Kval]) -> Option<(&[u8], u64)> {
+    let [path, generation] = kvals else {
+        return None;
+    };
+    match (path, generation) {
+        (
+            Kval {
+                key: pk,
+                value: Value::String(Some(p)),
+            },
+            Kval {
+                key: gk,
+                value: Value::Uint64(g),
+            },
+        ) if pk.as_bytes() == crate::server::SEG_PATH_KEY
+            && gk.as_bytes() == crate::server::SEG_GEN_KEY =>
+        {
+            Some((p.as_bytes(), *g))
+        }
+        _ => None,
+    }
 }
 
 fn status_result(s: pmix_status_t) -> Result<()> {
@@ -199,17 +232,30 @@ impl Client {
             return Ok(Client::singleton());
         };
         let sock = handshake(&env)?;
-        Client::adopt(
+        Client::start(
             sock,
             env.me.clone(),
             Proc::new(env.uri.nspace.clone(), env.uri.rank),
             env.mode,
+            env.gds_shm,
         )
     }
 
     /// Takes over a connection whose handshake is done (a client's or a tool's), asks for
     /// the job data and returns the connected role.
     pub fn adopt(sock: TcpStream, me: Proc, server: Proc, mode: BufferType) -> Result<Client> {
+        Client::start(sock, me, server, mode, false)
+    }
+
+    /// [`Client::adopt`]; `shm`: the handshake declared gds "rsshm", so the REQ reply may
+    /// name a segment to map instead of carrying the job data.
+    fn start(
+        sock: TcpStream,
+        me: Proc,
+        server: Proc,
+        mode: BufferType,
+        shm: bool,
+    ) -> Result<Client> {
         let progress = Arc::new(Progress::start("pmix-progress")?);
         let conn = Requester::start(
             progress,
@@ -251,8 +297,36 @@ impl Client {
             return Err(Error::UnpackFailure);
         }
         let kvals = u.kvals_to_end()?;
-        client.store.write().ingest_job(mode, &ns, kvals)?;
+        match segment_ref(&kvals).filter(|_| shm) {
+            Some((path, generation)) => client.ingest_segment(&ns, path, generation)?,
+            None => client.store.write().ingest_job(mode, &ns, kvals)?,
+        }
         Ok(client)
+    }
+
+    /// Maps the job-data segment the server named and takes the job data from it; when it
+    /// cannot be mapped (another user's file, removed, damaged), asks the server for the
+    /// job data inline, as a "hash" client receives it.
+    fn ingest_segment(&self, ns: &PStr, path: &[u8], generation: u64) -> Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::path::Path::new(std::ffi::OsStr::from_bytes(path));
+        let mapped = crate::datastore::segment::Segment::open(path, generation, self.mode)
+            .and_then(|seg| self.store.write().ingest_segment(ns, Arc::new(seg)));
+        if mapped.is_ok() {
+            return Ok(());
+        }
+        let mut p = Pack::cmd(self.mode, cmd::REQ);
+        p.string(Some(crate::server::REQ_INLINE));
+        let reply = self.request(p.into_bytes(), None)?;
+        let mut u = Unpack::new(self.mode, &reply);
+        if u.string()?.as_ref() != Some(ns) {
+            return Err(Error::UnpackFailure);
+        }
+        let kvals = u.kvals_to_end()?;
+        if segment_ref(&kvals).is_some() {
+            return Err(Error::UnpackFailure);
+        }
+        self.store.write().ingest_job(self.mode, ns, kvals)
     }
 
     /// A process without a server: it knows only itself.

@@ -5,7 +5,9 @@
 //! (`print`), node and process maps (`regex`) and the attribute dictionary (`attrs`).
 //! It uses `pmix-sys` for the numeric values of constants (status codes, data type ids),
 //! never for its `repr(C)` structures or raw pointers; `pmix-ffi` does all conversion.
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: the one module allowed `unsafe` is `datastore::segment` (the mmap of
+// the job-data segment), whose module docs state its invariants.
+#![deny(unsafe_code)]
 
 pub mod attrs;
 pub mod cleanup;

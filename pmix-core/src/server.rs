@@ -83,6 +83,78 @@ impl Default for ServerConfig {
     }
 }
 
+/// Forgets (and unlinks) the segments of `nspace`; clients that mapped them keep their
+/// mappings. The directory goes with the last segment.
+fn drop_segments(st: &mut State, nspace: &PStr) {
+    st.segments.retain(|(ns, _), f| {
+        if ns == nspace {
+            let _ = std::fs::remove_file(&f.path);
+            false
+        } else {
+            true
+        }
+    });
+    if st.segments.is_empty() {
+        if let Some(d) = st.segment_dir.take() {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// The name of this process's segment directory.
+fn segment_dir_name(pid: u32) -> String {
+    format!("pmix-rsshm.{pid}")
+}
+
+/// Removes the segment directories under `tmpdir` that servers of user `uid` left when they
+/// died without finalizing (named for a pid that no longer runs; the same rule as stale
+/// rendezvous files).
+fn remove_stale_segment_dirs(tmpdir: &std::path::Path, uid: u32) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(tmpdir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("pmix-rsshm."))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(m) = std::fs::symlink_metadata(e.path()) else {
+            continue;
+        };
+        if m.is_dir()
+            && m.uid() == uid
+            && pid != std::process::id()
+            && !crate::rendezvous::alive(pid)
+        {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Creates `d` with owner-only permissions, or accepts it if it exists as a directory of
+/// ours that only we can enter.
+fn private_dir(d: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    match std::fs::DirBuilder::new().mode(0o700).create(d) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let m = std::fs::symlink_metadata(d)?;
+            let (uid, _) = crate::wire::own_ids();
+            if m.is_dir() && m.uid() == uid && m.permissions().mode() & 0o077 == 0 {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The host name without its domain (or `PMIX_HOSTNAME`).
 pub fn local_hostname() -> PStr {
     if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
@@ -104,6 +176,8 @@ struct Peer {
     proc: Proc,
     mode: BufferType,
     kind: PeerKind,
+    /// The peer declared gds "rsshm": its job data comes as a segment to map.
+    shm: bool,
     finalized: bool,
     /// Event codes registered; `None` inside = a default handler.
     codes: Vec<Option<pmix_status_t>>,
@@ -256,7 +330,34 @@ struct State {
     /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
     /// the namespace is registered again or deregistered.
     req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+    /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
+    /// unlinked when the namespace is registered again or deregistered, and at finalize.
+    segments: HashMap<(PStr, BufferType), SegmentFile>,
+    /// The private directory holding the segments, once created.
+    segment_dir: Option<std::path::PathBuf>,
 }
+
+/// The number of the last segment written in this process (generations name the files).
+static SEGMENT_GEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A job-data segment this server wrote.
+#[derive(Debug, Clone)]
+struct SegmentFile {
+    path: std::path::PathBuf,
+    generation: u64,
+}
+
+/// The gds name our clients declare when their server offered it (`PMIX_GDS_MODULE`): the
+/// job data comes as a segment to map (see `datastore::segment`).
+pub const GDS_SHM: &str = "rsshm";
+
+/// The key of the REQ reply KVAL naming the segment file (STRING), for "rsshm" peers.
+pub(crate) const SEG_PATH_KEY: &[u8] = b"pmix.rsshm.seg";
+/// The key of the REQ reply KVAL giving the segment's generation (UINT64).
+pub(crate) const SEG_GEN_KEY: &[u8] = b"pmix.rsshm.gen";
+/// What an "rsshm" peer that cannot map the segment sends after the REQ command to get the
+/// job data inline, as a "hash" peer does.
+pub(crate) const REQ_INLINE: &[u8] = b"hash";
 
 /// State shared by the API threads, the progress thread and handshake threads.
 pub struct Shared {
@@ -378,6 +479,7 @@ impl Shared {
         let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
         let mut st = self.state.lock();
         st.req_replies.retain(|(ns, _), _| ns != nspace);
+        drop_segments(&mut st, nspace);
         st.jobs.insert(nspace.clone(), job);
         drop(st);
         let me = self.arc();
@@ -395,6 +497,7 @@ impl Shared {
         let mut st = self.state.lock();
         st.jobs.remove(nspace);
         st.req_replies.retain(|(ns, _), _| ns != nspace);
+        drop_segments(&mut st, nspace);
         st.clients.retain(|p, _| &p.nspace != nspace);
         st.dead.retain(|p| &p.nspace != nspace);
         st.ended.retain(|p| &p.nspace != nspace);
@@ -434,7 +537,9 @@ impl Shared {
                 "PMIX_BFROP_BUFFER_TYPE".into(),
                 "PMIX_BFROP_BUFFER_NON_DESC".into(),
             ),
-            ("PMIX_GDS_MODULE".into(), "hash".into()),
+            // Our clients pick "rsshm" (the mapped job-data segment); a reference client
+            // finds no dstore name in the list and picks "hash" (protocol notes, section 4).
+            ("PMIX_GDS_MODULE".into(), format!("{GDS_SHM},hash")),
             ("PMIX_SERVER_TMPDIR".into(), self.cfg.tmpdir.to_string()),
             (
                 "PMIX_SYSTEM_TMPDIR".into(),
@@ -547,6 +652,15 @@ impl Shared {
     pub fn finalize(&self) {
         for p in std::mem::take(&mut *self.rendezvous.lock()) {
             let _ = std::fs::remove_file(p);
+        }
+        {
+            let mut st = self.state.lock();
+            for (_, f) in st.segments.drain() {
+                let _ = std::fs::remove_file(f.path);
+            }
+            if let Some(d) = st.segment_dir.take() {
+                let _ = std::fs::remove_dir(d);
+            }
         }
         let _ = self.progress.call(Some(Duration::from_secs(5)), |r, done| {
             r.stop();
@@ -692,7 +806,8 @@ impl Shared {
         if r.send(id, reply).is_err() {
             return;
         }
-        self.attach(r, id, proc, hello.buffer_type, hello.kind);
+        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
+        self.attach(r, id, proc, hello.buffer_type, hello.kind, shm);
     }
 
     /// A tool's handshake: the host names the tool (`tool_connected`), possibly later and
@@ -766,7 +881,8 @@ impl Shared {
             // The tool can send no request: answered, it is done (once the answer is out).
             return r.close(id, Error::Unreach);
         }
-        self.attach(r, id, proc, hello.buffer_type, hello.kind);
+        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
+        self.attach(r, id, proc, hello.buffer_type, hello.kind, shm);
     }
 
     /// A connection that passed its handshake becomes a peer: the wire's framing and the
@@ -778,6 +894,7 @@ impl Shared {
         proc: Proc,
         mode: BufferType,
         kind: PeerKind,
+        shm: bool,
     ) {
         let handler = Box::new(PeerConn {
             server: self.clone(),
@@ -797,6 +914,7 @@ impl Shared {
                 proc: proc.clone(),
                 mode,
                 kind,
+                shm,
                 finalized: false,
                 codes: Vec::new(),
             },
@@ -846,6 +964,48 @@ impl Shared {
         })
     }
 
+    /// The job-data segment of `nspace` in buffer type `mode`, written on first use; `None`
+    /// when the namespace is not registered or the segment cannot be written (the peer
+    /// then gets the job data inline).
+    fn segment(&self, nspace: &PStr, mode: BufferType) -> Option<SegmentFile> {
+        let mut st = self.state.lock();
+        let st = &mut *st;
+        let key = (nspace.clone(), mode);
+        if let Some(f) = st.segments.get(&key) {
+            return Some(f.clone());
+        }
+        let job = st.jobs.get(nspace)?;
+        let dir = match &st.segment_dir {
+            Some(d) => d.clone(),
+            None => {
+                let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
+                remove_stale_segment_dirs(&tmp, crate::wire::own_ids().0);
+                let d = tmp.join(segment_dir_name(std::process::id()));
+                if let Err(e) = private_dir(&d) {
+                    trace!("server: no segment directory {}: {e}", d.display());
+                    return None;
+                }
+                st.segment_dir = Some(d.clone());
+                d
+            }
+        };
+        // Unique in the process: several servers of one process share its directory.
+        let generation = SEGMENT_GEN.fetch_add(1, Ordering::Relaxed) + 1;
+        let path = dir.join(format!("job.{generation}"));
+        if let Err(e) = job.write_segment(&path, mode, generation) {
+            trace!("server: segment {} not written: {e}", path.display());
+            let _ = std::fs::remove_file(&path);
+            // Made again (or found again) at the next attempt.
+            if st.segments.is_empty() {
+                st.segment_dir = None;
+            }
+            return None;
+        }
+        let f = SegmentFile { path, generation };
+        st.segments.insert(key, f.clone());
+        Some(f)
+    }
+
     fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
         // A connection closed for a bad request may still have messages queued: drop them.
         if !r.is_open(id) {
@@ -893,6 +1053,28 @@ impl Shared {
         let me = &peer.proc;
         match c {
             cmd::REQ => {
+                // An "rsshm" peer gets a reference to the segment, unless it asks for the
+                // inline form (it could not map the segment) or the segment cannot be
+                // written.
+                let inline = !u.at_end() && u.string()?.is_some_and(|s| s.as_bytes() == REQ_INLINE);
+                if peer.shm && !inline {
+                    if let Some(seg) = self.segment(&me.nspace, mode) {
+                        let mut p = Pack::new(mode);
+                        p.string(Some(me.nspace.as_bytes()));
+                        p.kval(&Kval {
+                            key: PStr::from(SEG_PATH_KEY),
+                            value: Value::String(Some(PStr::from(
+                                seg.path.as_os_str().as_encoded_bytes(),
+                            ))),
+                        });
+                        p.kval(&Kval {
+                            key: PStr::from(SEG_GEN_KEY),
+                            value: Value::Uint64(seg.generation),
+                        });
+                        Self::reply(r, id, tag, p.into_bytes());
+                        return Ok(());
+                    }
+                }
                 // Every rank of a job gets the same reply: packed once per job and buffer
                 // type (a 1000-rank job's is about 100 kB, packed for each of 1000 ranks).
                 let cached = {
@@ -905,9 +1087,7 @@ impl Shared {
                                 .or_insert_with(|| {
                                     let mut p = Pack::new(mode);
                                     p.string(Some(me.nspace.as_bytes()));
-                                    for kv in job.req_reply() {
-                                        p.kval(&kv);
-                                    }
+                                    job.pack_req_reply(&mut p);
                                     Arc::new(p.into_bytes())
                                 })
                                 .clone(),
@@ -917,7 +1097,10 @@ impl Shared {
                 };
                 match cached {
                     Some(payload) => {
-                        let _ = r.send(id, crate::wire::server_frame(tag, &payload));
+                        // The cached reply is shared by the connections, not copied into
+                        // each one's output queue.
+                        let head = crate::wire::server_frame_header(tag, payload.len());
+                        let _ = r.send_shared(id, head, payload);
                     }
                     None => {
                         let mut p = Pack::new(mode);

@@ -15,13 +15,29 @@ fn key(k: &core::ffi::CStr) -> PStr {
     PStr::from(k.to_bytes())
 }
 
+/// A server that is finalized when the test drops it (its job-data segments go with it).
+struct TestServer(server::Server);
+
+impl std::ops::Deref for TestServer {
+    type Target = server::Server;
+    fn deref(&self) -> &server::Server {
+        &self.0
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.0.finalize();
+    }
+}
+
 /// A server with job "ns" of `n` local ranks, and the environment of each rank.
-fn job(n: u32) -> (server::Server, Vec<ClientEnv>) {
+fn job(n: u32) -> (TestServer, Vec<ClientEnv>) {
     let cfg = ServerConfig {
         id: Proc::new("test-server", 0),
         ..ServerConfig::default()
     };
-    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
     let ns = PStr::from("ns");
     let info = vec![
         Info::new(key(PMIX_JOB_SIZE), Value::Uint32(n)),
@@ -215,7 +231,7 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
         id: Proc::new("test-server", 0),
         ..ServerConfig::default()
     };
-    let s = server::start(host, cfg).expect("server");
+    let s = TestServer(server::start(host, cfg).expect("server"));
     let ns = PStr::from("ns");
     s.register_nspace(&ns, 1, &[Info::new(key(PMIX_JOB_SIZE), Value::Uint32(1))])
         .expect("register");
@@ -330,7 +346,7 @@ fn a_fence_waits_for_local_ranks_not_yet_registered() {
         id: Proc::new("test-server", 0),
         ..ServerConfig::default()
     };
-    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
     let ns = PStr::from("ns");
     let info = vec![
         Info::new(key(PMIX_JOB_SIZE), Value::Uint32(2)),
@@ -666,4 +682,256 @@ fn plain_output_goes_to_the_handler_on_the_progress_thread_until_the_event_threa
         ]
     );
     c.finalize().unwrap();
+}
+
+/// The lines of this process's memory map that name `path`.
+fn mappings_of(path: &std::path::Path) -> usize {
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("maps");
+    let p = path.to_str().expect("utf-8 path");
+    maps.lines().filter(|l| l.contains(p)).count()
+}
+
+/// The segment files in `dir`.
+fn segment_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn job_data_comes_from_a_mapped_segment_or_inline_with_the_same_answers() {
+    let tmp = std::env::temp_dir().join(format!("pmix-session-seg.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).unwrap();
+    let host = server::local_hostname();
+    let cfg = ServerConfig {
+        id: Proc::new("seg-server", 0),
+        tmpdir: tmp.to_str().unwrap().into(),
+        system_tmpdir: tmp.to_str().unwrap().into(),
+        ..ServerConfig::default()
+    };
+    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let ns = PStr::from("ns");
+    let nodes = [host.clone(), PStr::from("remote-node")];
+    let nmap = pmix_core::regex::node_map_of(&nodes).unwrap();
+    let pmap = pmix_core::regex::proc_map_of(&[vec![0, 1, 2, 3], vec![4, 5, 6, 7]]).unwrap();
+    let arr = |items: Vec<Info>| {
+        Value::DataArray(Box::new(pmix_core::DataArray {
+            ty: PMIX_INFO,
+            items: items
+                .into_iter()
+                .map(|i| Value::Info(Box::new(i)))
+                .collect(),
+        }))
+    };
+    let mut info = vec![
+        Info::new(key(PMIX_UNIV_SIZE), Value::Uint32(8)),
+        Info::new(key(PMIX_NODE_MAP), Value::Regex(nmap)),
+        Info::new(key(PMIX_PROC_MAP), Value::Regex(pmap)),
+        Info::new(key(PMIX_JOBID), Value::String(Some("job-1".into()))),
+        Info::new(
+            key(PMIX_APP_INFO_ARRAY),
+            arr(vec![
+                Info::new(key(PMIX_APPNUM), Value::Uint32(0)),
+                Info::new(key(PMIX_APP_SIZE), Value::Uint32(8)),
+            ]),
+        ),
+        Info::new(
+            key(PMIX_SESSION_INFO_ARRAY),
+            arr(vec![
+                Info::new(key(PMIX_SESSION_ID), Value::Uint32(3)),
+                Info::new(key(PMIX_MAX_PROCS), Value::Uint32(64)),
+            ]),
+        ),
+        Info::new(
+            key(PMIX_NODE_INFO_ARRAY),
+            arr(vec![
+                Info::new(
+                    key(PMIX_HOSTNAME),
+                    Value::String(Some("remote-node".into())),
+                ),
+                Info::new(key(PMIX_NODE_SIZE), Value::Uint32(16)),
+            ]),
+        ),
+    ];
+    for r in 0..8u32 {
+        info.push(Info::new(
+            key(PMIX_PROC_DATA),
+            arr(vec![
+                Info::new(key(PMIX_RANK), Value::ProcRank(r)),
+                Info::new(key(PMIX_APPNUM), Value::Uint32(0)),
+                Info::new("host.rank.key", Value::Uint64(100 + u64::from(r))),
+            ]),
+        ));
+    }
+    s.register_nspace(&ns, 4, &info).expect("register");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let env_of = |r: u32, gds: Option<&str>| {
+        let p = Proc::new("ns", r);
+        s.register_client(&p, uid, gid).expect("client");
+        let vars = s.setup_fork(&p);
+        let gds_var = vars.iter().find(|(n, _)| n == "PMIX_GDS_MODULE").unwrap();
+        assert_eq!(gds_var.1, "rsshm,hash");
+        ClientEnv::from_env(|k| match (k, gds) {
+            ("PMIX_GDS_MODULE", Some(g)) => Some(g.to_string()),
+            _ => vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
+        })
+        .expect("env")
+        .expect("not a singleton")
+    };
+    let segdir = tmp.join(format!("pmix-rsshm.{}", std::process::id()));
+    // A directory a dead server of this user left is removed; a live one's stays.
+    let dead = (3_000_000..4_000_000u32)
+        .find(|p| !std::path::Path::new(&format!("/proc/{p}")).exists())
+        .unwrap();
+    let stale = tmp.join(format!("pmix-rsshm.{dead}"));
+    std::fs::create_dir(&stale).unwrap();
+    std::fs::write(stale.join("job.1"), b"old").unwrap();
+    let live = tmp.join("pmix-rsshm.1");
+    std::fs::create_dir(&live).unwrap();
+
+    // Rank 0 maps the segment the server writes on its first REQ.
+    let e0 = env_of(0, None);
+    assert!(e0.gds_shm);
+    let c0 = Client::connect(Some(e0)).expect("connect mapped");
+    let files = segment_files(&segdir);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(!stale.exists() && live.exists());
+    let mode = std::fs::metadata(&segdir).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o077,
+        0
+    );
+    assert_eq!(mappings_of(&files[0]), 1);
+    // Rank 1 declares "hash": the job data inline, nothing mapped.
+    let e1 = env_of(1, Some("hash"));
+    assert!(!e1.gds_shm);
+    let c1 = Client::connect(Some(e1)).expect("connect inline");
+    assert_eq!(mappings_of(&files[0]), 1);
+    // Rank 2 finds the segment gone and asks for the job data inline.
+    std::fs::remove_file(&files[0]).unwrap();
+    let c2 = Client::connect(Some(env_of(2, None))).expect("connect after fallback");
+    assert_eq!(segment_files(&segdir), Vec::<std::path::PathBuf>::new());
+
+    let w = PMIX_RANK_WILDCARD;
+    let opt = Info::new(key(PMIX_OPTIONAL), Value::Bool(true));
+    let mut asks: Vec<(u32, Vec<u8>, Vec<Info>)> = Vec::new();
+    for k in [
+        key(PMIX_JOB_SIZE),
+        key(PMIX_UNIV_SIZE),
+        key(PMIX_JOBID),
+        key(PMIX_LOCAL_PEERS),
+        key(PMIX_NODE_LIST),
+        key(PMIX_APP_SIZE),
+        key(PMIX_HOSTNAME),
+        key(PMIX_NODEID),
+        key(PMIX_LOCAL_RANK),
+        key(PMIX_APPNUM),
+        PStr::from("host.rank.key"),
+    ] {
+        for r in [w, PMIX_RANK_UNDEF, 0, 3, 4, 7] {
+            asks.push((r, k.as_bytes().to_vec(), vec![opt.clone()]));
+        }
+    }
+    let node_info = Info::new(key(PMIX_NODE_INFO), Value::Bool(true));
+    for r in [w, 5] {
+        asks.push((
+            r,
+            key(PMIX_LOCAL_PEERS).as_bytes().to_vec(),
+            vec![node_info.clone(), opt.clone()],
+        ));
+    }
+    asks.push((
+        w,
+        key(PMIX_NODE_SIZE).as_bytes().to_vec(),
+        vec![
+            node_info.clone(),
+            Info::new(
+                key(PMIX_HOSTNAME),
+                Value::String(Some("remote-node".into())),
+            ),
+        ],
+    ));
+    asks.push((
+        w,
+        key(PMIX_MAX_PROCS).as_bytes().to_vec(),
+        vec![Info::new(key(PMIX_SESSION_INFO), Value::Bool(true))],
+    ));
+    asks.push((
+        w,
+        key(PMIX_APP_SIZE).as_bytes().to_vec(),
+        vec![Info::new(key(PMIX_APP_INFO), Value::Bool(true))],
+    ));
+    for (r, k, i) in &asks {
+        let p = Proc::new("ns", *r);
+        let a = c0.get(&p, k, i);
+        let b = c1.get(&p, k, i);
+        let c = c2.get(&p, k, i);
+        assert_eq!(
+            a,
+            b,
+            "mapped vs inline: {p:?} {}",
+            String::from_utf8_lossy(k)
+        );
+        assert_eq!(
+            c,
+            b,
+            "fallback vs inline: {p:?} {}",
+            String::from_utf8_lossy(k)
+        );
+    }
+    // Spelled out: every realm answers, mapped.
+    let get = |r: u32, k: &[u8], i: &[Info]| c0.get(&Proc::new("ns", r), k, i).expect("get");
+    assert_eq!(get(w, key(PMIX_JOB_SIZE).as_bytes(), &[]).as_u64(), Some(8));
+    assert_eq!(get(7, b"host.rank.key", &[]).as_u64(), Some(107));
+    assert_eq!(
+        get(5, key(PMIX_HOSTNAME).as_bytes(), &[]),
+        Value::String(Some("remote-node".into()))
+    );
+    assert_eq!(
+        get(2, key(PMIX_LOCAL_RANK).as_bytes(), &[]).as_u64(),
+        Some(2)
+    );
+    assert_eq!(
+        get(
+            w,
+            key(PMIX_MAX_PROCS).as_bytes(),
+            &[Info::new(key(PMIX_SESSION_INFO), Value::Bool(true))]
+        )
+        .as_u64(),
+        Some(64)
+    );
+    assert_eq!(
+        get(
+            w,
+            key(PMIX_NODE_SIZE).as_bytes(),
+            &[
+                node_info,
+                Info::new(
+                    key(PMIX_HOSTNAME),
+                    Value::String(Some("remote-node".into()))
+                )
+            ]
+        )
+        .as_u64(),
+        Some(16)
+    );
+    for c in [c0, c1, c2] {
+        c.finalize().unwrap();
+    }
+    // Re-registering replaces the segment; the server's finalize removes it and its
+    // directory.
+    s.register_nspace(&ns, 4, &info).expect("register again");
+    let c3 = Client::connect(Some(env_of(3, None))).expect("connect to the new segment");
+    let files = segment_files(&segdir);
+    assert_eq!(files.len(), 1);
+    assert_eq!(mappings_of(&files[0]), 1);
+    c3.finalize().unwrap();
+    drop(c3);
+    assert_eq!(mappings_of(&files[0]), 0);
+    s.finalize();
+    assert!(!segdir.exists());
+    let _ = std::fs::remove_dir_all(&tmp);
 }

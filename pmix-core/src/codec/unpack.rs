@@ -140,6 +140,89 @@ impl<'a> Decoder<'a> {
         self.take(len)
     }
 
+    /// Reads one top-level `PACK(KVAL)` whose value is a `DATA_ARRAY` of `INFO` (a
+    /// `pmix.pdata` or `pmix.node.arr` of the job data) and returns the value of the last
+    /// info named `key`, or `None`. The other infos are skipped without being built (plain
+    /// numbers and strings are stepped over; other types are decoded and dropped), so a
+    /// lookup allocates nothing but the returned value.
+    ///
+    /// # Errors
+    /// `UnpackFailure` when the data is not such a KVAL; the errors of [`Decoder::unpack`]
+    /// for damaged content.
+    pub fn find_in_info_array(&mut self, key: &[u8]) -> Result<Option<Value>> {
+        let start = self.pos;
+        let r = self.find_in_info_array_inner(key);
+        if r.is_err() {
+            self.pos = start;
+            self.depth = 0;
+        }
+        r
+    }
+
+    fn find_in_info_array_inner(&mut self, key: &[u8]) -> Result<Option<Value>> {
+        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_INT32 {
+            return Err(Error::UnpackFailure);
+        }
+        if self.int()? != 1 {
+            return Err(Error::UnpackFailure);
+        }
+        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_KVAL {
+            return Err(Error::UnpackFailure);
+        }
+        self.raw_key()?;
+        if self.dtype()? != PMIX_DATA_ARRAY || self.dtype()? != PMIX_INFO {
+            return Err(Error::UnpackFailure);
+        }
+        let n = usize::try_from(self.uint()?).map_err(|_| Error::ReadPastEnd)?;
+        self.fits(n)?;
+        let mut found = None;
+        for _ in 0..n {
+            let k = self.raw_key()?;
+            self.uint()?;
+            if k == key {
+                found = Some(self.value()?);
+            } else {
+                self.skip_value()?;
+            }
+        }
+        Ok(found)
+    }
+
+    /// A key's bytes as [`Decoder::key`] would make them (up to the first NUL, at most
+    /// `MAX_KEY_LEN`), without copying.
+    fn raw_key(&mut self) -> Result<&'a [u8]> {
+        let n = self.int()? as i32;
+        let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
+        let b = self.take(n)?;
+        let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+        Ok(&b[..end.min(MAX_KEY_LEN)])
+    }
+
+    /// Steps over one `PMIX_VALUE` (type and payload).
+    fn skip_value(&mut self) -> Result<()> {
+        let t = self.dtype()?;
+        match t {
+            PMIX_BOOL | PMIX_BYTE | PMIX_INT8 | PMIX_UINT8 | PMIX_PERSIST | PMIX_SCOPE
+            | PMIX_DATA_RANGE | PMIX_PROC_STATE => {
+                self.byte()?;
+            }
+            PMIX_SIZE | PMIX_INT | PMIX_INT16 | PMIX_INT32 | PMIX_INT64 | PMIX_UINT
+            | PMIX_UINT16 | PMIX_UINT32 | PMIX_UINT64 | PMIX_TIME | PMIX_STATUS
+            | PMIX_PROC_RANK | PMIX_INFO_DIRECTIVES | PMIX_DATA_TYPE => {
+                self.uint()?;
+            }
+            PMIX_STRING => {
+                let n = self.int()? as i32;
+                let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
+                self.take(n)?;
+            }
+            _ => {
+                self.payload(t)?;
+            }
+        }
+        Ok(())
+    }
+
     fn top(&mut self, ty: pmix_data_type_t, max: usize) -> Result<Unpacked> {
         if max == 0 {
             return Err(Error::UnpackInadequateSpace);

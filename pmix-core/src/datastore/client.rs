@@ -1,6 +1,7 @@
 //! What a client (or tool) process knows: the job data of each namespace and the data of
 //! processes, and the retrieval rules of `PMIx_Get` over them.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -40,6 +41,24 @@ enum Target<'a> {
     Own,
     Name(&'a [u8]),
     Id(u32),
+}
+
+/// The node of a process, as its data names it.
+#[derive(Debug, Clone)]
+enum ProcNode {
+    Own,
+    Name(PStr),
+    Id(u32),
+}
+
+impl ProcNode {
+    fn target(&self) -> Target<'_> {
+        match self {
+            ProcNode::Own => Target::Own,
+            ProcNode::Name(n) => Target::Name(n.as_bytes()),
+            ProcNode::Id(id) => Target::Id(*id),
+        }
+    }
 }
 
 impl ClientStore {
@@ -93,6 +112,67 @@ impl ClientStore {
             .unwrap_or_default();
         for kv in kvals {
             job.add_kval(mode, kv)?;
+        }
+        job.complete = true;
+        self.nspaces.entry(nspace.clone()).or_default().job = Arc::new(job);
+        Ok(())
+    }
+
+    /// The job data of `nspace` in a mapped segment (gds "rsshm"): the job part is decoded
+    /// and merged as [`ClientStore::ingest_job`] does; the per-rank data stays in the
+    /// segment and is decoded when a Get asks for a rank, except mine, which is copied to
+    /// the heap. Marks the job data complete. On error nothing is changed.
+    ///
+    /// # Errors
+    /// As [`ClientStore::ingest_job`], for the job part.
+    pub(crate) fn ingest_segment(
+        &mut self,
+        nspace: &PStr,
+        seg: Arc<super::segment::Segment>,
+    ) -> Result<()> {
+        let mode = seg.mode();
+        let mut job = self
+            .nspaces
+            .get(nspace)
+            .map(|n| (*n.job).clone())
+            .unwrap_or_default();
+        // One KVAL at a time, so that a node array's decoded form is dropped before the
+        // next one is read.
+        let part = seg.job_part();
+        let mut d = crate::codec::Decoder::new(mode, part);
+        while !d.remaining().is_empty() {
+            let start = d.position();
+            let Value::Kval(kv) = super::read_one(&mut d, PMIX_KVAL)? else {
+                return Err(crate::Error::UnpackFailure);
+            };
+            if kv.key.as_bytes() == keys::NODE_INFO_ARRAY {
+                let len = d.position() - start;
+                job.add_mapped_node_array(&kv.value, &seg, start, len)?;
+            } else {
+                job.add_kval(mode, *kv)?;
+            }
+        }
+        job.mapped = Some(seg);
+        if *nspace == self.me.nspace {
+            job.materialize(self.me.rank);
+            // My node's data is asked for often: keep it decoded.
+            let me = job.ranks.get(&self.me.rank);
+            let name = me
+                .and_then(|kv| kv.get(keys::HOSTNAME))
+                .or_else(|| job.kv.get(keys::HOSTNAME))
+                .and_then(Value::as_str)
+                .or(self.fallback_hostname.as_ref())
+                .map(|h| h.as_bytes().to_vec());
+            let id = me
+                .and_then(|kv| kv.get(keys::NODEID))
+                .or_else(|| job.kv.get(keys::NODEID))
+                .and_then(as_u32);
+            let own = job
+                .node_position(name.as_deref(), id)
+                .or_else(|| (job.nodes.len() == 1).then_some(0));
+            if let Some(idx) = own {
+                job.materialize_node(idx);
+            }
         }
         job.complete = true;
         self.nspaces.entry(nspace.clone()).or_default().job = Arc::new(job);
@@ -177,8 +257,8 @@ impl ClientStore {
         let job = &*ns.job;
         let v = self
             .own_node(nspace, job)
-            .and_then(|n| n.kv.get(keys::LOCAL_PEERS))
-            .or_else(|| job.kv.get(keys::LOCAL_PEERS))?;
+            .and_then(|n| n.get(keys::LOCAL_PEERS))
+            .or_else(|| job.kv.get(keys::LOCAL_PEERS).cloned())?;
         parse_rank_list(v.as_str()?.as_bytes())
     }
 
@@ -251,9 +331,10 @@ impl ClientStore {
             if let Some(v) = job
                 .kv
                 .get(key)
+                .map(Cow::Borrowed)
                 .or_else(|| job.qualified(PMIX_RANK_WILDCARD, key, &q.qualifiers))
             {
-                return Ok(v.clone());
+                return Ok(v.into_owned());
             }
             if kr == KeyRealm::Session {
                 if let Some(v) = job.session(None).and_then(|s| s.kv.get(key)) {
@@ -262,7 +343,7 @@ impl ClientStore {
             }
             if proc.rank == PMIX_RANK_UNDEF {
                 if let Some(v) = any_rank(ns, key) {
-                    return Ok(v.clone());
+                    return Ok(v.into_owned());
                 }
             }
             return Err(held);
@@ -270,10 +351,14 @@ impl ClientStore {
 
         // A real rank.
         if q.node_info {
+            let of_proc;
             let target = match &q.node {
                 Some(NodeSel::Name(n)) => Target::Name(n.as_bytes()),
                 Some(NodeSel::Id(id)) => Target::Id(*id),
-                Some(NodeSel::Own) | None => self.proc_node(ns, proc).ok_or(held)?,
+                Some(NodeSel::Own) | None => {
+                    of_proc = self.proc_node(ns, proc).ok_or(held)?;
+                    of_proc.target()
+                }
             };
             return self
                 .node_value(&proc.nspace, job, target, key)
@@ -302,10 +387,11 @@ impl ClientStore {
             .peers
             .get(&proc.rank)
             .and_then(|p| p.get(key))
+            .map(Cow::Borrowed)
             .or_else(|| job.rank_value(proc.rank, key))
             .or_else(|| job.qualified(proc.rank, key, &q.qualifiers))
         {
-            return Ok(v.clone());
+            return Ok(v.into_owned());
         }
         // A reserved key the rank's data lacks: the value of the key's own realm.
         let realm_value = match kr {
@@ -431,20 +517,21 @@ impl ClientStore {
     }
 
     /// The node of a process, from its data.
-    fn proc_node<'a>(&self, ns: &'a Namespace, proc: &Proc) -> Option<Target<'a>> {
+    fn proc_node(&self, ns: &Namespace, proc: &Proc) -> Option<ProcNode> {
         let data = |key: &[u8]| {
             ns.peers
                 .get(&proc.rank)
                 .and_then(|p| p.get(key))
+                .map(Cow::Borrowed)
                 .or_else(|| ns.job.rank_value(proc.rank, key))
         };
-        if let Some(h) = data(keys::HOSTNAME).and_then(Value::as_str) {
-            return Some(Target::Name(h.as_bytes()));
+        if let Some(h) = data(keys::HOSTNAME).and_then(|v| v.as_str().cloned()) {
+            return Some(ProcNode::Name(h));
         }
-        if let Some(id) = data(keys::NODEID).and_then(as_u32) {
-            return Some(Target::Id(id));
+        if let Some(id) = data(keys::NODEID).and_then(|v| as_u32(&v)) {
+            return Some(ProcNode::Id(id));
         }
-        (*proc == self.me).then_some(Target::Own)
+        (*proc == self.me).then_some(ProcNode::Own)
     }
 
     /// The app number of a process, from its data (mine also from job level).
@@ -452,8 +539,9 @@ impl ClientStore {
         ns.peers
             .get(&proc.rank)
             .and_then(|p| p.get(keys::APPNUM))
+            .map(Cow::Borrowed)
             .or_else(|| ns.job.rank_value(proc.rank, keys::APPNUM))
-            .and_then(as_u32)
+            .and_then(|v| as_u32(&v))
             .or_else(|| (*proc == self.me).then(|| self.my_appnum()).flatten())
     }
 
@@ -467,12 +555,14 @@ impl ClientStore {
     }
 
     /// A value of my own process: my data, my rank's job data, then my job's job level.
+    /// (My rank's job data is always held in the heap: [`ClientStore::ingest_segment`]
+    /// copies it there.)
     fn my_value(&self, key: &[u8]) -> Option<&Value> {
         let ns = self.nspaces.get(&self.me.nspace)?;
         ns.peers
             .get(&self.me.rank)
             .and_then(|p| p.get(key))
-            .or_else(|| ns.job.rank_value(self.me.rank, key))
+            .or_else(|| ns.job.ranks.get(&self.me.rank).and_then(|kv| kv.get(key)))
             .or_else(|| ns.job.kv.get(key))
     }
 
@@ -487,11 +577,11 @@ impl ClientStore {
 
 /// The value of `key` of the lowest rank holding it: process data first, then the ranks'
 /// job data.
-fn any_rank<'a>(ns: &'a Namespace, key: &[u8]) -> Option<&'a Value> {
+fn any_rank<'a>(ns: &'a Namespace, key: &[u8]) -> Option<Cow<'a, Value>> {
     ns.peers
         .iter()
         .filter_map(|(r, kv)| kv.get(key).map(|v| (*r, v)))
         .min_by_key(|(r, _)| *r)
-        .map(|(_, v)| v)
-        .or_else(|| ns.job.ranks.values().find_map(|kv| kv.get(key)))
+        .map(|(_, v)| Cow::Borrowed(v))
+        .or_else(|| ns.job.any_rank_value(key).map(|(_, v)| v))
 }

@@ -175,6 +175,53 @@ impl JobRecord {
         self.data.to_kvals()
     }
 
+    /// The job-data segment (see `datastore::segment`) of generation `generation` in buffer
+    /// type `mode`: the same KVAL stream as [`JobRecord::req_reply`], with a rank index.
+    ///
+    /// # Errors
+    /// `NoMem` when the job data exceeds what the segment's 32-bit offsets address.
+    pub fn segment(&self, mode: crate::codec::BufferType, generation: u64) -> Result<Vec<u8>> {
+        super::segment::build(
+            mode,
+            generation,
+            &self.data.job_part_kvals(),
+            self.data.rank_kvals(),
+        )
+    }
+
+    /// Writes the job-data segment (as [`JobRecord::segment`]) to the new file `path`,
+    /// readable by its owner only, encoding one KVAL at a time.
+    ///
+    /// # Errors
+    /// As [`JobRecord::segment`]; `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the
+    /// file cannot be created or written.
+    pub fn write_segment(
+        &self,
+        path: &std::path::Path,
+        mode: crate::codec::BufferType,
+        generation: u64,
+    ) -> Result<()> {
+        let f = super::segment::create(path)?;
+        let mut w = std::io::BufWriter::with_capacity(64 * 1024, f);
+        super::segment::write(
+            &mut w,
+            mode,
+            generation,
+            &self.data.job_part_kvals(),
+            self.data.rank_kvals(),
+        )
+    }
+
+    /// Packs the KVALs of [`JobRecord::req_reply`] into `p`, one at a time.
+    pub fn pack_req_reply(&self, p: &mut crate::wire::msg::Pack) {
+        for kv in self.data.job_part_kvals() {
+            p.kval(&kv);
+        }
+        for (_, kv) in self.data.rank_kvals() {
+            p.kval(&kv);
+        }
+    }
+
     /// The job data for a GETNB of rank WILDCARD from another namespace, as the KVALs of a
     /// WILDCARD blob (the same content as [`JobRecord::req_reply`]).
     pub fn wildcard_kvals(&self) -> Vec<Kval> {
@@ -257,7 +304,7 @@ impl JobRecord {
                 })
                 .or_else(|| d.session(None).and_then(|s| s.kv.get(key)).cloned())
         } else {
-            d.rank_value(rank, key).cloned()
+            d.rank_value(rank, key).map(std::borrow::Cow::into_owned)
         }
     }
 

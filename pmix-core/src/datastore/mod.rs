@@ -22,6 +22,8 @@ mod job;
 pub(crate) mod keys;
 mod modex;
 mod realm;
+#[allow(unsafe_code)]
+pub(crate) mod segment;
 
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,9 @@
 //! and kept as the entry's identity, everything else is the entry's key-value list. Arrays
 //! naming an entry already held are merged into it.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use pmix_sys::*;
 
@@ -104,6 +106,52 @@ impl KvList {
     }
 }
 
+/// A `pmix.node.arr` KVAL left in a mapped segment: its place in the segment's job part.
+#[derive(Debug, Clone)]
+pub(crate) struct MappedArray {
+    seg: Arc<super::segment::Segment>,
+    off: usize,
+    len: usize,
+}
+
+impl MappedArray {
+    /// The value of the last info named `key`.
+    fn value(&self, key: &[u8]) -> Option<Value> {
+        let bytes = self
+            .seg
+            .job_part()
+            .get(self.off..self.off.checked_add(self.len)?)?;
+        crate::codec::Decoder::new(self.seg.mode(), bytes)
+            .find_in_info_array(key)
+            .ok()
+            .flatten()
+    }
+
+    /// The infos of the array; `None` when they do not decode.
+    fn items(&self) -> Option<Vec<Info>> {
+        let bytes = self
+            .seg
+            .job_part()
+            .get(self.off..self.off.checked_add(self.len)?)?;
+        let mut d = crate::codec::Decoder::new(self.seg.mode(), bytes);
+        let Ok(Value::Kval(kv)) = super::read_one(&mut d, PMIX_KVAL) else {
+            return None;
+        };
+        let Value::DataArray(a) = kv.value else {
+            return None;
+        };
+        Some(
+            a.items
+                .into_iter()
+                .filter_map(|i| match i {
+                    Value::Info(i) => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+}
+
 /// The data of one node.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NodeData {
@@ -113,6 +161,9 @@ pub(crate) struct NodeData {
     pub(crate) aliases: Vec<PStr>,
     /// Everything but the hostname and node id.
     pub(crate) kv: KvList,
+    /// The node's array left in a mapped segment (then `kv` is empty): decoded when a Get
+    /// asks for one of its keys.
+    pub(crate) mapped: Option<MappedArray>,
 }
 
 impl NodeData {
@@ -120,6 +171,13 @@ impl NodeData {
     pub(crate) fn get(&self, key: &[u8]) -> Option<Value> {
         if let Some(v) = self.kv.get(key) {
             return Some(v.clone());
+        }
+        if let Some(m) = &self.mapped {
+            if key != keys::HOSTNAME && key != keys::NODEID {
+                if let Some(v) = m.value(key) {
+                    return Some(v);
+                }
+            }
         }
         if key == keys::HOSTNAME {
             return self.hostname.clone().map(|h| Value::String(Some(h)));
@@ -130,20 +188,35 @@ impl NodeData {
         None
     }
 
+    /// Copies the mapped array's data into `kv` (once).
+    fn materialize(&mut self) {
+        let Some(m) = self.mapped.take() else {
+            return;
+        };
+        for i in m.items().unwrap_or_default() {
+            let k = i.key.as_bytes();
+            if k != keys::HOSTNAME && k != keys::NODEID {
+                self.kv.insert(i.key, i.value);
+            }
+        }
+    }
+
     /// The `pmix.node.arr` value describing this node: hostname, node id, then the rest.
     pub(crate) fn to_array(&self) -> Value {
-        let mut items = Vec::with_capacity(self.kv.len() + 2);
-        if let Some(h) = &self.hostname {
+        let mut node = self.clone();
+        node.materialize();
+        let mut items = Vec::with_capacity(node.kv.len() + 2);
+        if let Some(h) = &node.hostname {
             items.push(Info::new(
                 PStr::from(keys::HOSTNAME),
                 Value::String(Some(h.clone())),
             ));
         }
-        if let Some(id) = self.nodeid {
+        if let Some(id) = node.nodeid {
             items.push(Info::new(PStr::from(keys::NODEID), Value::Uint32(id)));
         }
         items.extend(
-            self.kv
+            node.kv
                 .iter()
                 .map(|kv| Info::new(kv.key.clone(), kv.value.clone())),
         );
@@ -255,6 +328,10 @@ pub(crate) struct JobData {
     pub(crate) sessions: Vec<SessionData>,
     /// Qualified values, with the rank they belong to (WILDCARD for job level).
     pub(crate) qualified: Vec<(u32, Qualified)>,
+    /// Per-rank data left in a mapped job-data segment (gds "rsshm"): a rank's
+    /// `pmix.pdata` is decoded when a Get asks for it. A rank present in `ranks` is wholly
+    /// there (its mapped data was copied in before anything was added to it).
+    pub(crate) mapped: Option<Arc<super::segment::Segment>>,
 }
 
 /// Deepest nesting of `pmix.job.arr` flattened.
@@ -306,15 +383,128 @@ impl JobData {
     }
 
     /// The value of `key` for `rank` among the qualified values that `given` selects.
-    pub(crate) fn qualified(&self, rank: u32, key: &[u8], given: &[Info]) -> Option<&Value> {
-        self.qualified
+    pub(crate) fn qualified(
+        &self,
+        rank: u32,
+        key: &[u8],
+        given: &[Info],
+    ) -> Option<Cow<'_, Value>> {
+        if let Some(v) = self
+            .qualified
             .iter()
             .find(|(r, q)| *r == rank && q.matches(key, given))
             .map(|(_, q)| &q.value)
+        {
+            return Some(Cow::Borrowed(v));
+        }
+        if self.ranks.contains_key(&rank) {
+            return None;
+        }
+        // Most ranks have no qualified value: look before decoding the whole array.
+        self.mapped_find(rank, keys::QUALIFIED_VALUE)?;
+        self.mapped_items(rank)?.into_iter().find_map(|i| {
+            (i.key.as_bytes() == keys::QUALIFIED_VALUE)
+                .then(|| Qualified::parse(&i.value))
+                .flatten()
+                .filter(|q| q.matches(key, given))
+                .map(|q| Cow::Owned(q.value))
+        })
     }
 
-    pub(crate) fn rank_value(&self, rank: u32, key: &[u8]) -> Option<&Value> {
-        self.ranks.get(&rank).and_then(|kv| kv.get(key))
+    /// The value of `key` in the data of `rank`: what is held in the heap, else what the
+    /// mapped segment has for a rank not copied to the heap.
+    pub(crate) fn rank_value(&self, rank: u32, key: &[u8]) -> Option<Cow<'_, Value>> {
+        match self.ranks.get(&rank) {
+            Some(kv) => kv.get(key).map(Cow::Borrowed),
+            None => self.mapped_value(rank, key).map(Cow::Owned),
+        }
+    }
+
+    /// The value of `key` of the lowest rank holding it.
+    pub(crate) fn any_rank_value(&self, key: &[u8]) -> Option<(u32, Cow<'_, Value>)> {
+        let held = self
+            .ranks
+            .iter()
+            .find_map(|(r, kv)| kv.get(key).map(|v| (*r, Cow::Borrowed(v))));
+        let Some(seg) = &self.mapped else {
+            return held;
+        };
+        if key == keys::RANK || key == keys::QUALIFIED_VALUE {
+            return held;
+        }
+        let l = seg.layout();
+        let bytes = seg.bytes();
+        let limit = held.as_ref().map_or(u32::MAX, |(r, _)| *r);
+        for i in 0..l.ranks() {
+            let Some((r, kv)) = l.nth(bytes, i) else {
+                break;
+            };
+            if r >= limit {
+                break;
+            }
+            if self.ranks.contains_key(&r) {
+                continue;
+            }
+            let found = crate::codec::Decoder::new(seg.mode(), kv)
+                .find_in_info_array(key)
+                .ok()
+                .flatten();
+            if let Some(v) = found {
+                return Some((r, Cow::Owned(v)));
+            }
+        }
+        held
+    }
+
+    /// The infos of the mapped `pmix.pdata` of `rank` (`pmix.rank` included).
+    fn mapped_items(&self, rank: u32) -> Option<Vec<Info>> {
+        let seg = self.mapped.as_ref()?;
+        decode_pdata(seg.mode(), seg.rank(rank)?)
+    }
+
+    /// The value of `key` in the mapped data of `rank` (not `pmix.rank` or a qualified
+    /// value, which the heap form keeps apart too).
+    fn mapped_value(&self, rank: u32, key: &[u8]) -> Option<Value> {
+        if key == keys::RANK || key == keys::QUALIFIED_VALUE {
+            return None;
+        }
+        self.mapped_find(rank, key)
+    }
+
+    /// The last info named `key` in the mapped `pmix.pdata` of `rank`.
+    fn mapped_find(&self, rank: u32, key: &[u8]) -> Option<Value> {
+        let seg = self.mapped.as_ref()?;
+        crate::codec::Decoder::new(seg.mode(), seg.rank(rank)?)
+            .find_in_info_array(key)
+            .ok()
+            .flatten()
+    }
+
+    /// Copies the mapped data of `rank` into the heap (once), so that data added to the
+    /// rank merges with it.
+    pub(crate) fn materialize(&mut self, rank: u32) {
+        if self.ranks.contains_key(&rank) {
+            return;
+        }
+        let Some(items) = self.mapped_items(rank) else {
+            return;
+        };
+        let mut list = KvList::default();
+        list.reserve(items.len());
+        for i in items {
+            let k = i.key.as_bytes();
+            if k == keys::RANK {
+                continue;
+            }
+            if k == keys::QUALIFIED_VALUE {
+                if let Some(q) = Qualified::parse(&i.value) {
+                    self.qualified.push((rank, q));
+                }
+                continue;
+            }
+            list.insert(i.key, i.value);
+        }
+        self.ranks.insert(rank, list);
     }
 
     // ---- ingestion
@@ -377,6 +567,7 @@ impl JobData {
     }
 
     pub(crate) fn add_rank_kv(&mut self, rank: u32, key: PStr, value: Value) {
+        self.materialize(rank);
         if key.as_bytes() == keys::QUALIFIED_VALUE {
             if let Some(q) = Qualified::parse(&value) {
                 self.qualified.push((rank, q));
@@ -404,6 +595,7 @@ impl JobData {
         let Value::DataArray(a) = v else {
             return Err(Error::TypeMismatch);
         };
+        self.materialize(rank);
         // The rank's list is made only if it gets a key, as `add_rank_kv` does.
         let mut list = (n > 0).then(|| {
             let l = self.ranks.entry(rank).or_default();
@@ -447,6 +639,9 @@ impl JobData {
             return Err(Error::BadParam);
         }
         let idx = self.node_index(hostname.as_ref(), nodeid);
+        if let Some(n) = self.nodes.get_mut(idx) {
+            n.materialize();
+        }
         for i in items {
             let k = i.key.as_bytes();
             if k == keys::HOSTNAME || k == keys::NODEID {
@@ -466,6 +661,73 @@ impl JobData {
             }
         }
         Ok(())
+    }
+
+    /// A `pmix.node.arr` KVAL of a mapped segment, decoded as `v`, at `off..off + len` of
+    /// the segment's job part. A node not yet known keeps only its identity (name, id,
+    /// aliases) and the array's place; one already known merges the array as
+    /// [`JobData::add_node_array`] does.
+    pub(crate) fn add_mapped_node_array(
+        &mut self,
+        v: &Value,
+        seg: &Arc<super::segment::Segment>,
+        off: usize,
+        len: usize,
+    ) -> Result<()> {
+        let items = info_items(v).ok_or(Error::TypeMismatch)?;
+        let mut hostname = None;
+        let mut nodeid = None;
+        let mut aliases = Vec::new();
+        for i in items {
+            let k = i.key.as_bytes();
+            if k == keys::HOSTNAME && hostname.is_none() {
+                hostname = i.value.as_str().cloned();
+            } else if k == keys::NODEID && nodeid.is_none() {
+                nodeid = as_u32(&i.value);
+            } else if k == keys::HOSTNAME_ALIASES {
+                aliases.extend(i.value.as_str().map(split_list).unwrap_or_default());
+            }
+        }
+        let known = hostname
+            .as_ref()
+            .and_then(|h| self.node_by_name.get(h.as_bytes()))
+            .or_else(|| nodeid.and_then(|id| self.node_by_id.get(&id)))
+            .is_some();
+        if known || (hostname.is_none() && nodeid.is_none()) {
+            return self.add_node_array(v);
+        }
+        let idx = self.node_index(hostname.as_ref(), nodeid);
+        for a in &aliases {
+            self.index_name(a.as_bytes(), idx);
+        }
+        if let Some(n) = self.nodes.get_mut(idx) {
+            n.aliases = aliases;
+            n.mapped = Some(MappedArray {
+                seg: seg.clone(),
+                off,
+                len,
+            });
+        }
+        Ok(())
+    }
+
+    /// Copies the mapped array of node `idx` into the heap (the caller's own node, asked
+    /// about most).
+    pub(crate) fn materialize_node(&mut self, idx: usize) {
+        if let Some(n) = self.nodes.get_mut(idx) {
+            n.materialize();
+        }
+    }
+
+    /// The position of a node in `nodes`.
+    pub(crate) fn node_position(&self, name: Option<&[u8]>, id: Option<u32>) -> Option<usize> {
+        name.and_then(|n| {
+            self.node_by_name
+                .get(n)
+                .or_else(|| self.node_by_short.get(short_name(n)))
+        })
+        .or_else(|| id.and_then(|id| self.node_by_id.get(&id)))
+        .copied()
     }
 
     /// The index of the node with this name or id, created when unknown; fills in whichever
@@ -568,6 +830,13 @@ impl JobData {
     /// The job data as the KVALs of a hash client's REQ reply: job-level keys, qualified
     /// values, session arrays, node arrays, app arrays, then one `pmix.pdata` per rank.
     pub(crate) fn to_kvals(&self) -> Vec<Kval> {
+        let mut out = self.job_part_kvals();
+        out.extend(self.rank_kvals().map(|(_, kv)| kv));
+        out
+    }
+
+    /// The part of [`JobData::to_kvals`] before the per-rank arrays.
+    pub(crate) fn job_part_kvals(&self) -> Vec<Kval> {
         let mut out = Vec::with_capacity(
             self.kv.len() + self.sessions.len() + self.nodes.len() + self.apps.len(),
         );
@@ -586,12 +855,16 @@ impl JobData {
         for a in &self.apps {
             out.push(kval(keys::APP_INFO_ARRAY, a.to_array()));
         }
-        for &rank in self.ranks.keys() {
-            if let Some(v) = self.proc_array(rank) {
-                out.push(kval(keys::PROC_DATA, v));
-            }
-        }
         out
+    }
+
+    /// Each rank's `pmix.pdata` KVAL with its rank, in rank order, built one at a time (a
+    /// large job's are encoded without all being copied at once).
+    pub(crate) fn rank_kvals(&self) -> impl Iterator<Item = (u32, Kval)> + '_ {
+        self.ranks.keys().filter_map(|&rank| {
+            self.proc_array(rank)
+                .map(|v| (rank, kval(keys::PROC_DATA, v)))
+        })
     }
 
     /// The `pmix.pdata` array of `rank`: `pmix.rank` (PROC_RANK) first, then its keys and
@@ -621,6 +894,29 @@ impl JobData {
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
+
+/// The infos of one packed `pmix.pdata` KVAL; `None` when it does not decode to one.
+pub(crate) fn decode_pdata(mode: BufferType, kv: &[u8]) -> Option<Vec<Info>> {
+    let mut d = crate::codec::Decoder::new(mode, kv);
+    let Ok(Value::Kval(kv)) = super::read_one(&mut d, PMIX_KVAL) else {
+        return None;
+    };
+    if kv.key.as_bytes() != keys::PROC_DATA {
+        return None;
+    }
+    let Value::DataArray(a) = kv.value else {
+        return None;
+    };
+    Some(
+        a.items
+            .into_iter()
+            .filter_map(|i| match i {
+                Value::Info(i) => Some(*i),
+                _ => None,
+            })
+            .collect(),
+    )
+}
 
 pub(crate) fn kval(key: &[u8], value: Value) -> Kval {
     Kval {

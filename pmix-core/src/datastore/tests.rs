@@ -1255,3 +1255,350 @@ fn rank_lists() {
     assert_eq!(parse_rank_list(b"x"), None);
     assert_eq!(parse_rank_list(b"0-4294967295"), None);
 }
+
+// ---------------------------------------------------------------------------------------
+// The job-data segment (gds "rsshm")
+// ---------------------------------------------------------------------------------------
+
+/// A directory of this test's own below the temp dir, removed when dropped.
+struct TestDir(std::path::PathBuf);
+
+impl TestDir {
+    fn new(name: &str) -> TestDir {
+        let d = std::env::temp_dir().join(format!("pmix-seg-test.{}.{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir(&d).unwrap();
+        TestDir(d)
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The registration of `registration`, plus a per-rank custom key and a qualified value
+/// for rank 2.
+fn rich_record() -> JobRecord {
+    let mut reg = registration(true);
+    for r in 0..4u32 {
+        let mut items = vec![
+            info(PMIX_RANK, Value::ProcRank(r)),
+            Info::new("host.rank.key", Value::Uint64(1000 + u64::from(r))),
+        ];
+        if r == 2 {
+            items.push(info(
+                PMIX_QUALIFIED_VALUE,
+                arr(vec![
+                    Info::new("host.qual", s("q2")),
+                    Info::new("host.sel", Value::Uint32(5)),
+                ]),
+            ));
+        }
+        reg.push(info(PMIX_PROC_DATA, arr(items)));
+    }
+    JobRecord::from_register(&"ns".into(), 2, &reg, &"n1".into()).unwrap()
+}
+
+/// Gets covering every realm, asked of both stores.
+fn realm_gets() -> Vec<(Proc, Vec<u8>, Vec<Info>)> {
+    let w = PMIX_RANK_WILDCARD;
+    let u = PMIX_RANK_UNDEF;
+    let mut v: Vec<(Proc, Vec<u8>, Vec<Info>)> = Vec::new();
+    let mut add = |r: u32, k: &[u8], i: Vec<Info>| v.push((proc("ns", r), k.to_vec(), i));
+    for k in [
+        key(PMIX_JOB_SIZE),
+        key(PMIX_UNIV_SIZE),
+        key(PMIX_LOCAL_PEERS),
+        key(PMIX_NODE_LIST),
+        key(PMIX_JOBID),
+        key(PMIX_APP_SIZE),
+        key(PMIX_MAX_PROCS),
+        b"host.custom",
+        b"host.rank.key",
+        b"host.absent",
+    ] {
+        for r in [w, u, 0, 1, 2, 3, 7] {
+            add(r, k, vec![]);
+        }
+    }
+    for r in [0, 1, 2, 3, 9] {
+        for k in [
+            key(PMIX_HOSTNAME),
+            key(PMIX_NODEID),
+            key(PMIX_LOCAL_RANK),
+            key(PMIX_NODE_RANK),
+            key(PMIX_APPNUM),
+            key(PMIX_RANK),
+        ] {
+            add(r, k, vec![]);
+        }
+        add(r, key(PMIX_LOCAL_PEERS), vec![flag(PMIX_NODE_INFO)]);
+        add(r, key(PMIX_APP_SIZE), vec![flag(PMIX_APP_INFO)]);
+        add(
+            r,
+            b"host.qual",
+            vec![Info::new("host.sel", Value::Uint32(5))],
+        );
+        add(r, b"host.qual", vec![]);
+    }
+    add(
+        w,
+        key(PMIX_LOCAL_PEERS),
+        vec![flag(PMIX_NODE_INFO), info(PMIX_HOSTNAME, s("n0"))],
+    );
+    add(
+        w,
+        key(PMIX_LOCAL_SIZE),
+        vec![flag(PMIX_NODE_INFO), info(PMIX_NODEID, Value::Uint32(0))],
+    );
+    add(w, key(PMIX_NUM_NODES), vec![flag(PMIX_SESSION_INFO)]);
+    add(
+        w,
+        key(PMIX_MAX_PROCS),
+        vec![
+            flag(PMIX_SESSION_INFO),
+            info(PMIX_SESSION_ID, Value::Uint32(7)),
+        ],
+    );
+    add(
+        w,
+        key(PMIX_APP_SIZE),
+        vec![flag(PMIX_APP_INFO), info(PMIX_APPNUM, Value::Uint32(0))],
+    );
+    v
+}
+
+#[test]
+fn segment_stream_is_the_req_reply_and_answers_like_it() {
+    let dir = TestDir::new("answers");
+    let rec = rich_record();
+    for (i, mode) in MODES.into_iter().enumerate() {
+        let generation = 40 + i as u64;
+        let bytes = rec.segment(mode, generation).unwrap();
+        let l = segment::Layout::parse(&bytes, generation).unwrap();
+        // One encoder: the stream is the REQ reply after its nspace string.
+        let reply = req_reply_bytes(mode, "ns", &rec.req_reply());
+        let mut nsonly = Encoder::new(mode);
+        nsonly.pack(PMIX_STRING, &[s("ns")]).unwrap();
+        assert_eq!(l.stream(&bytes), &reply[nsonly.into_bytes().len()..]);
+        assert_eq!(l.ranks(), 4);
+        assert!(l.rank(&bytes, 4).is_none());
+
+        let path = dir.0.join(format!("seg.{generation}"));
+        segment::write_file(&path, &bytes).unwrap();
+        for me in [proc("ns", 3), proc("ns", 2), proc("other", 0)] {
+            let seg = segment::Segment::open(&path, generation, mode).unwrap();
+            let mut mapped = ClientStore::new(me.clone());
+            mapped
+                .ingest_segment(&"ns".into(), std::sync::Arc::new(seg))
+                .unwrap();
+            let inline = ingest(me.clone(), mode, "ns", &rec.req_reply());
+            for (p, k, i) in realm_gets() {
+                let qq = q(&i);
+                assert_eq!(
+                    mapped.get(&p, &k, &qq),
+                    inline.get(&p, &k, &qq),
+                    "{mode:?} me {me:?}: get {p:?} {} {i:?}",
+                    String::from_utf8_lossy(&k)
+                );
+            }
+            assert_eq!(mapped.my_hostname(), inline.my_hostname());
+            assert_eq!(
+                mapped.local_peers(&"ns".into()),
+                inline.local_peers(&"ns".into())
+            );
+        }
+        // A few answers spelled out, so that both stores being wrong the same way fails.
+        let seg = segment::Segment::open(&path, generation, mode).unwrap();
+        let mut st = ClientStore::new(proc("ns", 3));
+        st.ingest_segment(&"ns".into(), std::sync::Arc::new(seg))
+            .unwrap();
+        assert_eq!(
+            found(st.get(&proc("ns", 2), b"host.rank.key", &none())),
+            Value::Uint64(1002)
+        );
+        assert_eq!(
+            found(st.get(&proc("ns", 0), key(PMIX_HOSTNAME), &none())),
+            s("n0")
+        );
+        let sel = [Info::new("host.sel", Value::Uint32(5))];
+        assert_eq!(
+            found(st.get(&proc("ns", 2), b"host.qual", &q(&sel))),
+            s("q2")
+        );
+        assert_eq!(
+            found(st.get(&proc("ns", PMIX_RANK_UNDEF), b"host.rank.key", &none())),
+            Value::Uint64(1000)
+        );
+        // Data stored for a mapped rank merges with its mapped data.
+        st.store(&proc("ns", 1), "late".into(), Value::Uint32(1));
+        let blob = blob_of(
+            mode,
+            &proc("ns", PMIX_RANK_WILDCARD),
+            &[kv(
+                PMIX_PROC_DATA,
+                arr(vec![
+                    info(PMIX_RANK, Value::ProcRank(0)),
+                    Info::new("host.more", Value::Uint32(9)),
+                ]),
+            )],
+        );
+        st.ingest_blob(mode, &blob).unwrap();
+        assert_eq!(
+            found(st.get(&proc("ns", 0), b"host.more", &none())),
+            Value::Uint32(9)
+        );
+        assert_eq!(
+            found(st.get(&proc("ns", 0), b"host.rank.key", &none())),
+            Value::Uint64(1000)
+        );
+    }
+}
+
+#[test]
+fn scanning_a_packed_array_finds_what_decoding_it_finds() {
+    let rec = rich_record();
+    let mut reg = registration(false);
+    // every simple type the scan steps over, and some it decodes to skip
+    reg.push(info(
+        PMIX_PROC_DATA,
+        arr(vec![
+            info(PMIX_RANK, Value::ProcRank(9)),
+            Info::new("t.bool", Value::Bool(true)),
+            Info::new("t.i8", Value::Int8(-3)),
+            Info::new("t.i16", Value::Int16(-300)),
+            Info::new("t.i64", Value::Int64(-1 << 40)),
+            Info::new("t.u16", Value::Uint16(65000)),
+            Info::new("t.size", Value::Size(1 << 33)),
+            Info::new("t.str", s("text")),
+            Info::new("t.none", Value::String(None)),
+            Info::new("t.dbl", Value::Double(2.5)),
+            Info::new("t.proc", Value::Proc(proc("x", 3))),
+            Info::new("t.bytes", Value::ByteObject(vec![1, 2, 3])),
+            Info::new("t.arr", arr(vec![Info::new("in", Value::Uint32(1))])),
+            Info::new("t.str", s("again")),
+        ]),
+    ));
+    let more = JobRecord::from_register(&"ns".into(), 2, &reg, &"n1".into()).unwrap();
+    for mode in MODES {
+        for r in [&rec, &more] {
+            let bytes = r.segment(mode, 1).unwrap();
+            let l = segment::Layout::parse(&bytes, 1).unwrap();
+            for i in 0..l.ranks() {
+                let (_, kv) = l.nth(&bytes, i).unwrap();
+                let items = super::realm::decode_pdata(mode, kv).unwrap();
+                let mut names: Vec<Vec<u8>> =
+                    items.iter().map(|i| i.key.as_bytes().to_vec()).collect();
+                names.push(b"absent".to_vec());
+                for k in names {
+                    let want = items
+                        .iter()
+                        .rfind(|i| i.key.as_bytes() == k)
+                        .map(|i| i.value.clone());
+                    let got = Decoder::new(mode, kv).find_in_info_array(&k).unwrap();
+                    assert_eq!(got, want, "{mode:?} key {}", String::from_utf8_lossy(&k));
+                }
+                // truncated: an error, never a panic
+                for n in 0..kv.len() {
+                    let _ = Decoder::new(mode, &kv[..n]).find_in_info_array(b"t.str");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn damaged_segments_are_refused_cleanly() {
+    let rec = rich_record();
+    let mode = BufferType::NonDesc;
+    let good = rec.segment(mode, 5).unwrap();
+    assert!(segment::Layout::parse(&good, 5).is_ok());
+    // another generation
+    assert_eq!(segment::Layout::parse(&good, 6), Err(Error::UnpackFailure));
+    // every truncation
+    for n in 0..good.len() {
+        assert_eq!(
+            segment::Layout::parse(&good[..n], 5),
+            Err(Error::UnpackFailure),
+            "truncated to {n}"
+        );
+    }
+    // a damaged header field: magic, version, buffer type, and each offset or length
+    for (at, v) in [
+        (0usize, 0u64),
+        (8, 2),
+        (12, 3),
+        (24, 1),
+        (32, 0),
+        (32, u64::MAX),
+        (40, u64::MAX),
+        (48, u64::MAX),
+        (56, 0),
+        (64, u64::MAX),
+        (64, 1 << 40),
+    ] {
+        let mut b = good.clone();
+        let w = if at == 8 || at == 12 { 4 } else { 8 };
+        b[at..at + w].copy_from_slice(&v.to_le_bytes()[..w]);
+        assert_eq!(
+            segment::Layout::parse(&b, 5),
+            Err(Error::UnpackFailure),
+            "field {at} = {v}"
+        );
+    }
+    // index entries pointing outside the stream: the rank is absent, nothing panics
+    let l = segment::Layout::parse(&good, 5).unwrap();
+    let index_off = u64::from_le_bytes(good[56..64].try_into().unwrap()) as usize;
+    let mut b = good.clone();
+    b[index_off + 4..index_off + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(l.rank(&b, 0).is_none());
+    assert!(l.rank(&b, 1).is_some());
+    // Damaged content is an error of the decoder, never a panic.
+    let dir = TestDir::new("damaged");
+    let stream_len = l.stream(&good).len();
+    for (i, at) in (80..80 + stream_len).step_by(7).enumerate() {
+        let mut b = good.clone();
+        b[at] ^= 0xa5;
+        let path = dir.0.join(format!("d{i}"));
+        segment::write_file(&path, &b).unwrap();
+        let seg = segment::Segment::open(&path, 5, mode).unwrap();
+        let mut st = ClientStore::new(proc("ns", 3));
+        if st
+            .ingest_segment(&"ns".into(), std::sync::Arc::new(seg))
+            .is_ok()
+        {
+            for (p, k, i) in realm_gets() {
+                let _ = st.get(&p, &k, &q(&i));
+            }
+        }
+    }
+    // Files: missing, empty, truncated, of another buffer type.
+    let missing = dir.0.join("missing");
+    assert_eq!(
+        segment::Segment::open(&missing, 5, mode).unwrap_err(),
+        Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)
+    );
+    let empty = dir.0.join("empty");
+    segment::write_file(&empty, &[]).unwrap();
+    assert_eq!(
+        segment::Segment::open(&empty, 5, mode).unwrap_err(),
+        Error::UnpackFailure
+    );
+    let short = dir.0.join("short");
+    segment::write_file(&short, &good[..good.len() - 1]).unwrap();
+    assert_eq!(
+        segment::Segment::open(&short, 5, mode).unwrap_err(),
+        Error::UnpackFailure
+    );
+    let whole = dir.0.join("whole");
+    segment::write_file(&whole, &good).unwrap();
+    assert!(segment::Segment::open(&whole, 5, mode).is_ok());
+    assert_eq!(
+        segment::Segment::open(&whole, 5, BufferType::FullyDesc).unwrap_err(),
+        Error::UnpackFailure
+    );
+    // A published file is never written again.
+    assert!(segment::write_file(&whole, &good).is_err());
+}

@@ -464,3 +464,48 @@ fn shared_bytes_of_a_peer_that_reads_nothing_are_copied_and_released() {
     assert!(got == *body);
     assert_eq!(read_frame(&mut peer), b"after");
 }
+
+/// Answers each message with a large payload shared by every connection (`send_shared`,
+/// partially written when the socket is full), then an ordinary frame.
+struct SharedEcho(Arc<Vec<u8>>);
+
+impl ConnHandler for SharedEcho {
+    fn on_message(&mut self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
+        let head = (self.0.len() as u32).to_be_bytes().to_vec();
+        r.send_shared(id, head, self.0.clone()).unwrap();
+        r.send(id, frame(msg.payload)).unwrap();
+    }
+    fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {}
+}
+
+#[test]
+fn a_shared_payload_goes_whole_and_in_order_to_each_connection() {
+    let p = Progress::start("test-progress").unwrap();
+    let body: Arc<Vec<u8>> = Arc::new((0..3_000_000u32).map(|i| (i % 251) as u8).collect());
+    let mut peers = Vec::new();
+    for _ in 0..2 {
+        let (peer, ours) = pair();
+        let b = body.clone();
+        p.call(Some(Duration::from_secs(5)), move |r, done| {
+            done.complete(r.add_connection(
+                ours,
+                Box::new(LenPrefixed { max: 1 << 20 }),
+                Box::new(SharedEcho(b)),
+            ))
+        })
+        .unwrap()
+        .unwrap();
+        peers.push(peer);
+    }
+    for (i, peer) in peers.iter_mut().enumerate() {
+        peer.write_all(&frame(format!("m{i}").as_bytes())).unwrap();
+    }
+    // Both connections' answers are queued before either peer reads.
+    for (i, peer) in peers.iter_mut().enumerate() {
+        assert!(
+            read_frame(peer) == *body,
+            "connection {i}: the shared payload"
+        );
+        assert_eq!(read_frame(peer), format!("m{i}").as_bytes());
+    }
+}

@@ -117,7 +117,7 @@ fn put_str(v: &mut Vec<u8>, s: &[u8]) {
 impl Hello {
     /// What this process sends: native security with its own effective uid and gid, the
     /// "v41" format in `mode`, and gds "hash" (protocol notes 6.5: a 4.2 server then sends
-    /// everything in the REQ reply).
+    /// everything in the REQ reply). [`Hello::with_gds`] declares another.
     pub fn ours(kind: PeerKind, id: Option<Proc>, mode: BufferType, info: Vec<Info>) -> Hello {
         let (uid, gid) = crate::wire::own_ids();
         Hello {
@@ -133,6 +133,13 @@ impl Hello {
             gds: "hash".into(),
             info,
         }
+    }
+
+    /// The same hello declaring gds `gds` (our clients declare "rsshm" when their server
+    /// offered it through `PMIX_GDS_MODULE`).
+    pub fn with_gds(mut self, gds: &str) -> Hello {
+        self.gds = gds.into();
+        self
     }
 
     /// The message bytes: the 16-byte header (length in host order) and the body. No

@@ -59,6 +59,12 @@ pub fn frame_head(pindex: i32, tag: u32, len: usize) -> [u8; HEADER_LEN] {
     h
 }
 
+/// The header of a frame as the server sends it (pindex 0) for a payload of `len` bytes
+/// sent separately.
+pub fn server_frame_header(tag: u32, len: usize) -> Vec<u8> {
+    frame_head(0, tag, len).to_vec()
+}
+
 /// A frame as the server sends it (pindex 0).
 pub fn server_frame(tag: u32, payload: &[u8]) -> Vec<u8> {
     frame(0, tag, payload)

@@ -164,3 +164,13 @@ fn socket_diagnostics_and_the_table_agree_on_the_peer() {
     assert_eq!(tcp_peer_uid(bogus, gone), None);
     assert_eq!(tcp_peer_uid_from_table(bogus, gone), None);
 }
+
+#[test]
+fn a_frame_header_sent_apart_is_the_frame_s_own() {
+    for payload in [&b""[..], b"x", &[9u8; 70_000][..]] {
+        let whole = crate::wire::server_frame(1234, payload);
+        let head = crate::wire::server_frame_header(1234, payload.len());
+        assert_eq!(head.len(), crate::wire::HEADER_LEN);
+        assert_eq!(&whole[..crate::wire::HEADER_LEN], &head[..]);
+    }
+}
