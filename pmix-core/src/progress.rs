@@ -22,9 +22,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
-use parking_lot::Mutex;
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
+use parking_lot::Mutex;
 
 use crate::{Error, Result};
 
@@ -392,7 +392,9 @@ impl Reactor {
         }
     }
 
-    fn readable(&mut self, token: Token) {
+    /// Reads what `token`'s connection has and delivers its complete messages. `hup`: the
+    /// event said the peer closed its side (or an error), so read on to the end.
+    fn readable(&mut self, token: Token, hup: bool) {
         // One read buffer for the reactor's life: allocating and zeroing 64 KiB per readable
         // event was half of a client's instructions in the direct-modex benchmark.
         let mut buf = std::mem::take(&mut self.read_buf);
@@ -408,11 +410,19 @@ impl Reactor {
                     closed = Some(Error::Unreach);
                     break;
                 }
-                // Read until WouldBlock or EOF, even after a short read: mio's readiness is
-                // edge-triggered, so an EOF that arrived with the last bytes (a peer that
-                // writes a partial frame and closes) raises no further event, and the
-                // connection would never be seen to close.
-                Ok(n) => c.inbuf.extend_from_slice(&buf[..n]),
+                // A short read took everything the socket had (TCP hands over all queued
+                // bytes up to the buffer's size): stop there, saving a read that would only
+                // say WouldBlock (one system call per message, on both sides). Bytes or an
+                // EOF arriving after this read raise a new edge-triggered event. An EOF
+                // that arrived with the last bytes raises none, but then this event says
+                // so (`hup`), and the loop reads on until EOF: otherwise the connection of a
+                // peer that writes a partial frame and closes would never be seen to close.
+                Ok(n) => {
+                    c.inbuf.extend_from_slice(&buf[..n]);
+                    if n < buf.len() && !hup {
+                        break;
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {
@@ -597,6 +607,21 @@ fn into_std(s: TcpStream) -> Option<std::net::TcpStream> {
     Some(std)
 }
 
+/// The polling window of a server's progress thread, in µs (see [`run`]).
+pub const SERVER_POLL_US: u64 = 100;
+/// The polling window of a client's or tool's progress thread, in µs (see [`run`]).
+pub const CLIENT_POLL_US: u64 = 50;
+
+/// The polling window of a progress thread: `PMIX_PROGRESS_POLL_US` (µs; 0 turns polling
+/// off) when set to a number, else `default_us`. At most one second.
+pub fn poll_window(default_us: u64) -> Duration {
+    let us = std::env::var("PMIX_PROGRESS_POLL_US")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(default_us);
+    Duration::from_micros(us.min(1_000_000))
+}
+
 /// A handle to the progress thread. Dropping the last handle stops the thread and joins it.
 pub struct Progress {
     tx: Sender<Task>,
@@ -615,6 +640,13 @@ impl std::fmt::Debug for Progress {
 impl Progress {
     /// Starts a progress thread named `name`.
     pub fn start(name: &str) -> Result<Progress> {
+        Progress::start_polling(name, Duration::ZERO)
+    }
+
+    /// Starts a progress thread named `name` that, after handling anything, keeps polling
+    /// without sleeping for up to `window` before it sleeps (yielding the CPU between
+    /// polls to any other thread that wants it). See [`run`] for why.
+    pub fn start_polling(name: &str, window: Duration) -> Result<Progress> {
         let reactor = Reactor::new().map_err(|_| Error::NoMem)?;
         let waker = Arc::new(Waker::new(reactor.poll.registry(), WAKER).map_err(|_| Error::NoMem)?);
         let (tx, rx) = crossbeam_channel::unbounded::<Task>();
@@ -622,7 +654,7 @@ impl Progress {
         let q2 = queued.clone();
         let thread = std::thread::Builder::new()
             .name(name.to_owned())
-            .spawn(move || run(reactor, rx, &q2))
+            .spawn(move || run(reactor, rx, &q2, window))
             .map_err(|_| Error::NoMem)?;
         Ok(Progress {
             tx,
@@ -704,19 +736,42 @@ impl<R> Completion<R> {
     }
 }
 
-fn run(mut r: Reactor, rx: Receiver<Task>, queued: &AtomicUsize) {
+/// The loop of the progress thread.
+///
+/// `window`: how long to keep polling after the last event before sleeping in the kernel.
+/// Waking a sleeping thread costs more than its work here: in the KVM guest of the
+/// benchmarks, about 17 µs per wake-up of an idle CPU, against about 5 µs for a whole
+/// loopback round trip between two threads that poll (`bench/notes.md`, "Fences"). A
+/// server that polls for a moment after each message answers the next request of a
+/// client in a collective, or the next Get after a fence, without that wake-up. Between
+/// polls it yields, so any other thread that wants the CPU gets it.
+fn run(mut r: Reactor, rx: Receiver<Task>, queued: &AtomicUsize, window: Duration) {
     ON_PROGRESS_THREAD.with(|c| c.set(true));
     let mut events = Events::with_capacity(256);
+    let mut last_busy = Instant::now();
     while !r.stop {
         let timeout = r.run_timers();
         if r.stop {
             break;
         }
+        let polling = !window.is_zero() && last_busy.elapsed() < window;
+        let timeout = if polling {
+            Some(Duration::ZERO)
+        } else {
+            timeout
+        };
         if let Err(e) = r.poll.poll(&mut events, timeout) {
             if e.kind() == io::ErrorKind::Interrupted {
                 continue;
             }
             break;
+        }
+        if events.is_empty() {
+            if polling {
+                std::thread::yield_now();
+            }
+        } else {
+            last_busy = Instant::now();
         }
         for ev in events.iter() {
             let token = ev.token();
@@ -736,8 +791,9 @@ fn run(mut r: Reactor, rx: Receiver<Task>, queued: &AtomicUsize) {
                     if ev.is_writable() {
                         r.flush(token);
                     }
-                    if ev.is_readable() || ev.is_read_closed() || ev.is_error() {
-                        r.readable(token);
+                    let hup = ev.is_read_closed() || ev.is_error();
+                    if ev.is_readable() || hup {
+                        r.readable(token, hup);
                     }
                 }
             }

@@ -314,7 +314,10 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         rank: cfg.id.rank,
         addr,
     };
-    let progress = Progress::start("pmix-server")?;
+    let progress = Progress::start_polling(
+        "pmix-server",
+        crate::progress::poll_window(crate::progress::SERVER_POLL_US),
+    )?;
     let shared = Arc::new_cyclic(|me| Shared {
         progress,
         host,
@@ -1883,7 +1886,11 @@ impl Shared {
                 .filter(|_| local_requester)
                 .and_then(|k| st.modex.local_stamps(target, k.as_bytes()));
             let since = stamps.and_then(|(_, stamp)| {
-                let last = st.modex_sent.get(&id).and_then(|m| m.get(target)).copied()?;
+                let last = st
+                    .modex_sent
+                    .get(&id)
+                    .and_then(|m| m.get(target))
+                    .copied()?;
                 stamp.filter(|&s| s > last).map(|_| last)
             });
             sent_upto = stamps.map(|(latest, _)| latest);

@@ -117,7 +117,11 @@ impl ModexStore {
         };
         e.local
             .iter()
-            .filter(|kv| e.local_stamps.get(kv.key.as_bytes()).is_some_and(|&n| n > since))
+            .filter(|kv| {
+                e.local_stamps
+                    .get(kv.key.as_bytes())
+                    .is_some_and(|&n| n > since)
+            })
             .cloned()
             .collect()
     }
