@@ -1113,7 +1113,10 @@ fn modex_local_stamps_and_what_changed_since() {
     assert_eq!(m.local_stamps(&p, b"b"), Some((4, Some(1))));
     assert_eq!(m.local_stamps(&p, b"r"), Some((4, None)));
     assert_eq!(m.local_stamps(&q, b"x"), Some((2, Some(2))));
-    assert_eq!(m.local_since(&p, 1), vec![kvs("a", s("2")), kvs("c", s("1"))]);
+    assert_eq!(
+        m.local_since(&p, 1),
+        vec![kvs("a", s("2")), kvs("c", s("1"))]
+    );
     assert_eq!(m.local_since(&p, 4), vec![]);
     assert_eq!(m.local_since(&p, 0).len(), 3);
     // Data from another node is no local view.

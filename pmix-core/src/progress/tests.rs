@@ -396,7 +396,12 @@ fn direct_sends_keep_order_with_queued_ones_and_stop_at_close() {
     }
     for (i, f) in frames.iter().enumerate() {
         let got = read_frame(&mut peer);
-        assert!(&got == f, "frame {i}: {} bytes of {:?}", got.len(), got.first());
+        assert!(
+            &got == f,
+            "frame {i}: {} bytes of {:?}",
+            got.len(),
+            got.first()
+        );
     }
     // Closed by our side: direct sends fail instead of writing.
     p.call(Some(Duration::from_secs(5)), move |r, done| {
