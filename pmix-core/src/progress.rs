@@ -392,9 +392,7 @@ impl Reactor {
         }
     }
 
-    /// Reads what `token`'s connection has and delivers its complete messages. `hup`: the
-    /// event said the peer closed its side (or an error), so read on to the end.
-    fn readable(&mut self, token: Token, hup: bool) {
+    fn readable(&mut self, token: Token) {
         // One read buffer for the reactor's life: allocating and zeroing 64 KiB per readable
         // event was half of a client's instructions in the direct-modex benchmark.
         let mut buf = std::mem::take(&mut self.read_buf);
@@ -410,19 +408,12 @@ impl Reactor {
                     closed = Some(Error::Unreach);
                     break;
                 }
-                // A short read took everything the socket had (TCP hands over all queued
-                // bytes up to the buffer's size): stop there, saving a read that would only
-                // say WouldBlock (one system call per message, on both sides). Bytes or an
-                // EOF arriving after this read raise a new edge-triggered event. An EOF
-                // that arrived with the last bytes raises none, but then this event says
-                // so (`hup`), and the loop reads on until EOF: otherwise the connection of a
-                // peer that writes a partial frame and closes would never be seen to close.
-                Ok(n) => {
-                    c.inbuf.extend_from_slice(&buf[..n]);
-                    if n < buf.len() && !hup {
-                        break;
-                    }
-                }
+                // Read until WouldBlock or EOF, even after a short read: mio's readiness is
+                // edge-triggered, so an EOF that arrived with the last bytes (a peer that
+                // writes a partial frame and closes) raises no further event, and the
+                // connection would never be seen to close. (Stopping at a short read saves
+                // one read per message; tried and not kept, see bench/notes.md "Fences".)
+                Ok(n) => c.inbuf.extend_from_slice(&buf[..n]),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => {
@@ -791,9 +782,8 @@ fn run(mut r: Reactor, rx: Receiver<Task>, queued: &AtomicUsize, window: Duratio
                     if ev.is_writable() {
                         r.flush(token);
                     }
-                    let hup = ev.is_read_closed() || ev.is_error();
-                    if ev.is_readable() || hup {
-                        r.readable(token, hup);
+                    if ev.is_readable() || ev.is_read_closed() || ev.is_error() {
+                        r.readable(token);
                     }
                 }
             }
