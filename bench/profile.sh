@@ -1,6 +1,7 @@
 #!/bin/bash
-# Profiles behind the notes of docs/BENCHMARKS.md (bench/notes.md). perf is not usable in this
-# VM; valgrind counts instructions (callgrind) and heap (massif), strace shows the waits.
+# Profiles behind the notes of docs/BENCHMARKS.md (bench/notes.md). perf has software events
+# only in this VM (cpu-clock sampling, sched tracepoints); valgrind counts instructions
+# (callgrind) and heap (massif), strace and perf sched show the waits.
 #
 #   bench/profile.sh handshake   strace of the host: time our server spends per client
 #                                connection reading /proc/net/tcp (PMIx_Init cost)
@@ -8,7 +9,11 @@
 #                                two clients (client side), N=2, 20 direct-modex rounds
 #   bench/profile.sh memory      massif of one client of a 10,000-rank job (N=1), summarised by
 #                                bench/massif_summary.py (peak heap by allocating frame)
-#   bench/profile.sh all         all three
+#   bench/profile.sh wakeups     perf sched record of the host and one client (N=1, host on CPU 0,
+#                                client on CPU 1, 300 barrier rounds), then perf sched timehist:
+#                                who wakes whom and how long each woken thread waited for a CPU
+#                                (needs perf; not part of "all")
+#   bench/profile.sh all         handshake, dmodex and memory
 #
 # LIB=ref profiles the reference instead of ours. Output: build/bench/profile/ (or
 # $BENCH_BUILD/profile); the summaries are printed.
@@ -92,11 +97,27 @@ memory() {
   python3 "$here/massif_summary.py" "$(ls "$out"/memory.massif.* | head -1)"
 }
 
+wakeups() {
+  echo "== wakeups: perf sched record of bhost -n 1 -- bclient main (300 fence rounds)"
+  command -v perf >/dev/null || { echo "perf not found"; return 1; }
+  run "$out/wk" BENCH_GET_ITERS=10 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=300 BENCH_DM_ROUNDS=1 \
+    perf sched record -o "$out/wakeups.perf" -- "$bin/bhost" -n 1 -H 0 -C 1 -t 120 -- "$bin/bclient" main
+  # The last rounds are barriers: per switch, the wait, the scheduling delay and the run time.
+  perf sched timehist -i "$out/wakeups.perf" -w 2>/dev/null |
+    grep -E 'bclient|pmix-progress|pmix-server|bhost' | tail -40
+  echo "delays of the woken threads (ms): median of the 'sch delay' column"
+  perf sched timehist -i "$out/wakeups.perf" 2>/dev/null |
+    awk '$3 ~ /^(bclient|pmix-progress|pmix-server)/ { print $3, $5 }' | sed 's/\[.*\]//' |
+    sort -k1,1 -k2,2n | awk '{ v[$1] = v[$1] " " $2; n[$1]++ }
+      END { for (k in v) { split(v[k], a, " "); printf "  %-14s %s (%d switches)\n", k, a[int((n[k] + 1) / 2)], n[k] } }'
+}
+
 case ${1:-all} in
   handshake) handshake ;;
   dmodex) dmodex ;;
   memory) memory ;;
+  wakeups) wakeups ;;
   all) handshake; dmodex; memory ;;
-  *) echo "usage: bench/profile.sh handshake|dmodex|memory|all"; exit 2 ;;
+  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|all"; exit 2 ;;
 esac
 echo "profile output in $out"

@@ -256,7 +256,10 @@ impl Client {
         mode: BufferType,
         shm: bool,
     ) -> Result<Client> {
-        let progress = Arc::new(Progress::start("pmix-progress")?);
+        let progress = Arc::new(Progress::start_polling(
+            "pmix-progress",
+            crate::progress::poll_window(crate::progress::CLIENT_POLL_US),
+        )?);
         let conn = Requester::start(
             progress,
             sock,
@@ -646,18 +649,20 @@ impl Client {
         Ok(())
     }
 
-    fn normalize(&self, proc: &Proc) -> Proc {
-        let mut p = proc.clone();
-        if p.nspace.is_empty() {
+    fn normalize<'a>(&self, proc: &'a Proc) -> std::borrow::Cow<'a, Proc> {
+        if proc.nspace.is_empty() {
+            let mut p = proc.clone();
             p.nspace = self.me.nspace.clone();
+            std::borrow::Cow::Owned(p)
+        } else {
+            std::borrow::Cow::Borrowed(proc)
         }
-        p
     }
 
     /// `PMIx_Get`: local data on the caller's thread; otherwise one GETNB to the server.
     pub fn get(&self, proc: &Proc, key: &[u8], info: &[Info]) -> Result<Value> {
         let r = self.get_inner(proc, key, info);
-        if std::env::var_os("PMIX_TRACE_CLIENT").is_some() {
+        if trace_client() {
             eprintln!(
                 "client {:?}: get {:?} {} {:?} -> {:?}",
                 self.me,
@@ -701,7 +706,7 @@ impl Client {
 
     /// `PMIx_Get_nb`: `done` runs on the progress thread.
     pub fn get_nb(&self, proc: &Proc, key: &[u8], info: &[Info], done: Done<Value>) -> Result<()> {
-        let proc = self.normalize(proc);
+        let proc = self.normalize(proc).into_owned();
         let q = GetQuals::parse(info);
         match self.lookup_local(&proc, key, &q) {
             Lookup::Found(v) => return self.post(move || done(Ok(v))),
@@ -874,7 +879,7 @@ impl Client {
             if let Some(ns) = bu.string()? {
                 let kvals = bu.kvals_to_end()?;
                 let r = store.write().ingest_job(mode, &ns, kvals.clone());
-                if std::env::var_os("PMIX_TRACE_CLIENT").is_some() {
+                if trace_client() {
                     eprintln!("client: connect data of {ns}: {r:?}: {kvals:?}");
                 }
                 r?;
@@ -1758,6 +1763,13 @@ fn write_file(out: &mut IofOut, path: std::path::PathBuf, data: &[u8]) {
 /// Messages that expect no reply still need a tag; the reference uses the next request
 /// tag. Any tag at or above 100 that the server will not answer works; we use a fixed one
 /// the requester never hands out (it wraps before `u32::MAX`).
+/// Whether `PMIX_TRACE_CLIENT` asks for a line on stderr per Get (a debugging aid). Read
+/// once: looking the environment up on every Get cost about as much as the Get itself.
+fn trace_client() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PMIX_TRACE_CLIENT").is_some())
+}
+
 fn next_oneway_tag() -> u32 {
     u32::MAX
 }

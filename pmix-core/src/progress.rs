@@ -16,6 +16,7 @@
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -23,6 +24,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender};
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
+use parking_lot::Mutex;
 
 use crate::{Error, Result};
 
@@ -118,8 +120,9 @@ struct Conn {
     /// Bytes read but not yet delivered (the start of a message), with the buffer they are
     /// in; empty (and without a buffer) between messages.
     inbuf: InBuf,
-    out: VecDeque<Out>,
-    out_pos: usize,
+    /// Output not yet written, shared with the connection's [`DirectSender`]s (whose
+    /// threads write through it when nothing is queued).
+    out: Arc<Mutex<OutQueue>>,
     writable_registered: bool,
     /// Close once the output queue has drained.
     closing: bool,
@@ -131,6 +134,17 @@ struct Conn {
     rebind: Option<(Box<dyn Framing>, Box<dyn ConnHandler>)>,
     /// The peer has shut down its sending side and the handler kept the connection.
     read_closed: bool,
+}
+
+/// The output side of a connection. Every write to the socket happens with this lock held,
+/// by the progress thread or by a [`DirectSender`], so frames never interleave.
+#[derive(Default)]
+struct OutQueue {
+    pieces: VecDeque<Out>,
+    /// Bytes of the front piece already written.
+    pos: usize,
+    /// The connection is closing or gone: direct senders must not write any more.
+    closed: bool,
 }
 
 struct Listener {
@@ -285,8 +299,7 @@ impl Reactor {
                 framing,
                 handler: Some(handler),
                 inbuf: InBuf::default(),
-                out: VecDeque::new(),
-                out_pos: 0,
+                out: Arc::new(Mutex::new(OutQueue::default())),
                 writable_registered: false,
                 closing: false,
                 written: 0,
@@ -374,12 +387,31 @@ impl Reactor {
         if c.closing {
             return Err(Error::Unreach);
         }
-        c.out.push_back(first);
-        if let Some(s) = second {
-            c.out.push_back(s);
+        {
+            let mut q = c.out.lock();
+            q.pieces.push_back(first);
+            if let Some(s) = second {
+                q.pieces.push_back(s);
+            }
         }
         self.flush(token);
         Ok(())
+    }
+
+    /// A handle through which another thread may write frames on `id` itself, without a
+    /// trip through the progress thread (see [`DirectSender`]).
+    pub fn direct_sender(&mut self, id: ConnId) -> Result<DirectSender> {
+        let c = self.conns.get(&Token(id.0)).ok_or(Error::Unreach)?;
+        if c.closing {
+            return Err(Error::Unreach);
+        }
+        let fd: std::os::fd::BorrowedFd<'_> = std::os::fd::AsFd::as_fd(&c.stream);
+        let dup = fd.try_clone_to_owned().map_err(|_| Error::NoMem)?;
+        Ok(DirectSender {
+            stream: std::net::TcpStream::from(dup),
+            out: c.out.clone(),
+            token: token_of(id),
+        })
     }
 
     /// Closes `id` after its queued output has been written; the handler's `on_closed`
@@ -388,7 +420,12 @@ impl Reactor {
         let token = Token(id.0);
         if let Some(c) = self.conns.get_mut(&token) {
             c.closing = true;
-            if c.out.is_empty() {
+            let empty = {
+                let mut q = c.out.lock();
+                q.closed = true;
+                q.pieces.is_empty()
+            };
+            if empty {
                 self.drop_conn(token, why);
             } else {
                 self.flush(token);
@@ -435,21 +472,23 @@ impl Reactor {
         let mut failed = None;
         let mut stalled = None;
         if let Some(c) = self.conns.get_mut(&token) {
+            let mut q = c.out.lock();
+            let q = &mut *q;
             loop {
                 // Empty pieces are done at once (a write of nothing would read as a close).
-                while c.out_pos == 0 && c.out.front().is_some_and(|o| o.bytes().is_empty()) {
-                    c.out.pop_front();
+                while q.pos == 0 && q.pieces.front().is_some_and(|o| o.bytes().is_empty()) {
+                    q.pieces.pop_front();
                 }
-                if c.out.is_empty() {
+                if q.pieces.is_empty() {
                     break;
                 }
                 // One gathering write of the queued pieces (a frame's header and its shared
                 // payload go out together, from where they are).
                 let mut slices = [io::IoSlice::new(&[]); MAX_IOV];
                 let mut n_slices = 0;
-                for (i, o) in c.out.iter().take(MAX_IOV).enumerate() {
+                for (i, o) in q.pieces.iter().take(MAX_IOV).enumerate() {
                     let b = o.bytes();
-                    slices[i] = io::IoSlice::new(if i == 0 { &b[c.out_pos..] } else { b });
+                    slices[i] = io::IoSlice::new(if i == 0 { &b[q.pos..] } else { b });
                     n_slices = i + 1;
                 }
                 match c.stream.write_vectored(&slices[..n_slices]) {
@@ -460,21 +499,21 @@ impl Reactor {
                     Ok(mut n) => {
                         c.written += n as u64;
                         while n > 0 {
-                            let Some(front) = c.out.front() else { break };
-                            let left = front.bytes().len() - c.out_pos;
+                            let Some(front) = q.pieces.front() else { break };
+                            let left = front.bytes().len() - q.pos;
                             if n < left {
-                                c.out_pos += n;
+                                q.pos += n;
                                 break;
                             }
                             n -= left;
-                            c.out_pos = 0;
-                            c.out.pop_front();
+                            q.pos = 0;
+                            q.pieces.pop_front();
                         }
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                         // Shared bytes wait for the peer; if it writes nothing for a while,
                         // they are copied (`unshare_if_stuck`).
-                        if !c.stall_check && c.out.iter().any(|o| matches!(o, Out::Shared(_))) {
+                        if !c.stall_check && q.pieces.iter().any(|o| matches!(o, Out::Shared(_))) {
                             c.stall_check = true;
                             stalled = Some(c.written);
                         }
@@ -487,8 +526,12 @@ impl Reactor {
                     }
                 }
             }
+            let drained = q.pieces.is_empty();
+            if failed.is_some() {
+                q.closed = true;
+            }
             if failed.is_none() {
-                let want_write = !c.out.is_empty();
+                let want_write = !drained;
                 if want_write != c.writable_registered {
                     let interest = if want_write {
                         Interest::READABLE | Interest::WRITABLE
@@ -506,7 +549,7 @@ impl Reactor {
                         c.writable_registered = want_write;
                     }
                 }
-                if c.closing && c.out.is_empty() {
+                if c.closing && drained {
                     failed = Some(Error::Unreach);
                 }
             }
@@ -528,7 +571,10 @@ impl Reactor {
             return;
         };
         c.stall_check = false;
-        if !c.out.iter().any(|o| matches!(o, Out::Shared(_))) {
+        let out = c.out.clone();
+        let mut q = out.lock();
+        let q = &mut *q;
+        if !q.pieces.iter().any(|o| matches!(o, Out::Shared(_))) {
             return;
         }
         if c.written != seen {
@@ -537,12 +583,13 @@ impl Reactor {
             self.schedule(STALL_WAIT, move |r| r.unshare_if_stuck(token, now));
             return;
         }
-        for (i, o) in c.out.iter_mut().enumerate() {
+        let pos = q.pos;
+        for (i, o) in q.pieces.iter_mut().enumerate() {
             if let Out::Shared(b) = o {
-                let from = if i == 0 { c.out_pos } else { 0 };
+                let from = if i == 0 { pos } else { 0 };
                 *o = Out::Owned((**b).as_ref()[from..].to_vec());
                 if i == 0 {
-                    c.out_pos = 0;
+                    q.pos = 0;
                 }
             }
         }
@@ -550,6 +597,7 @@ impl Reactor {
 
     fn drop_conn(&mut self, token: Token, why: Error) {
         if let Some(mut c) = self.conns.remove(&token) {
+            c.out.lock().closed = true;
             let _ = self.poll.registry().deregister(&mut c.stream);
             let _ = c.stream.shutdown(std::net::Shutdown::Both);
             if let Some(mut h) = c.handler.take() {
@@ -760,10 +808,89 @@ fn into_std(s: TcpStream) -> Option<std::net::TcpStream> {
     Some(std)
 }
 
+fn token_of(id: ConnId) -> Token {
+    Token(id.0)
+}
+
+/// Writes complete frames on one connection from any thread, in order with what the
+/// progress thread writes on it.
+///
+/// Why: a blocking request used to be posted to the progress thread, which then wrote it,
+/// a wake-up and two context switches per request before the server saw a byte. A caller
+/// holding a `DirectSender` writes the frame itself when nothing is queued before it (the
+/// common case); only when the socket cannot take the whole frame does the rest go to the
+/// connection's queue, and the progress thread is asked to finish it.
+pub struct DirectSender {
+    /// A duplicate of the connection's descriptor (the progress thread shuts the socket
+    /// down when it drops the connection, so this one never keeps the connection alive).
+    stream: std::net::TcpStream,
+    out: Arc<Mutex<OutQueue>>,
+    token: Token,
+}
+
+impl std::fmt::Debug for DirectSender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirectSender").finish_non_exhaustive()
+    }
+}
+
+impl DirectSender {
+    /// Sends `bytes` (a complete frame). Written here at once when nothing is queued and the
+    /// socket takes it; otherwise queued behind the rest and flushed by `progress`.
+    ///
+    /// # Errors
+    /// `Unreach` when the connection is closing or gone; `Init` when the progress thread
+    /// has stopped.
+    pub fn send(&self, progress: &Progress, bytes: Vec<u8>) -> Result<()> {
+        let mut q = self.out.lock();
+        if q.closed {
+            return Err(Error::Unreach);
+        }
+        if q.pieces.is_empty() {
+            let mut pos = 0;
+            while pos < bytes.len() {
+                match (&self.stream).write(&bytes[pos..]) {
+                    Ok(0) => break,
+                    Ok(n) => pos += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    // WouldBlock, or an error the progress thread will meet and act on
+                    // (it drops the connection, and the waiting requests fail).
+                    Err(_) => break,
+                }
+            }
+            if pos == bytes.len() {
+                return Ok(());
+            }
+            q.pos = pos;
+        }
+        q.pieces.push_back(Out::Owned(bytes));
+        drop(q);
+        let token = self.token;
+        progress.post(move |r| r.flush(token))
+    }
+}
+
+/// The polling window of a server's progress thread, in µs (see [`run`]).
+pub const SERVER_POLL_US: u64 = 100;
+/// The polling window of a client's or tool's progress thread, in µs (see [`run`]).
+pub const CLIENT_POLL_US: u64 = 50;
+
+/// The polling window of a progress thread: `PMIX_PROGRESS_POLL_US` (µs; 0 turns polling
+/// off) when set to a number, else `default_us`. At most one second.
+pub fn poll_window(default_us: u64) -> Duration {
+    let us = std::env::var("PMIX_PROGRESS_POLL_US")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(default_us);
+    Duration::from_micros(us.min(1_000_000))
+}
+
 /// A handle to the progress thread. Dropping the last handle stops the thread and joins it.
 pub struct Progress {
     tx: Sender<Task>,
     waker: Arc<Waker>,
+    /// Tasks posted and not yet finished (see [`Progress::has_queued_tasks`]).
+    queued: Arc<AtomicUsize>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -776,24 +903,45 @@ impl std::fmt::Debug for Progress {
 impl Progress {
     /// Starts a progress thread named `name`.
     pub fn start(name: &str) -> Result<Progress> {
+        Progress::start_polling(name, Duration::ZERO)
+    }
+
+    /// Starts a progress thread named `name` that, after handling anything, keeps polling
+    /// without sleeping for up to `window` before it sleeps (yielding the CPU between
+    /// polls to any other thread that wants it). See [`run`] for why.
+    pub fn start_polling(name: &str, window: Duration) -> Result<Progress> {
         let reactor = Reactor::new().map_err(|_| Error::NoMem)?;
         let waker = Arc::new(Waker::new(reactor.poll.registry(), WAKER).map_err(|_| Error::NoMem)?);
         let (tx, rx) = crossbeam_channel::unbounded::<Task>();
+        let queued = Arc::new(AtomicUsize::new(0));
+        let q2 = queued.clone();
         let thread = std::thread::Builder::new()
             .name(name.to_owned())
-            .spawn(move || run(reactor, rx))
+            .spawn(move || run(reactor, rx, &q2, window))
             .map_err(|_| Error::NoMem)?;
         Ok(Progress {
             tx,
             waker,
+            queued,
             thread: Some(thread),
         })
     }
 
     /// Posts `f` to run on the progress thread and returns at once.
     pub fn post(&self, f: impl FnOnce(&mut Reactor) + Send + 'static) -> Result<()> {
-        self.tx.send(Box::new(f)).map_err(|_| Error::Init)?;
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        if self.tx.send(Box::new(f)).is_err() {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            return Err(Error::Init);
+        }
         self.waker.wake().map_err(|_| Error::Init)
+    }
+
+    /// Whether a task posted earlier has not finished yet. A thread that finds none may
+    /// write on a connection directly ([`DirectSender`]) without overtaking anything it
+    /// posted before (its own posts finished before this returned false).
+    pub fn has_queued_tasks(&self) -> bool {
+        self.queued.load(Ordering::SeqCst) != 0
     }
 
     /// Runs `f` on the progress thread and waits until it (or something it started) calls
@@ -851,19 +999,42 @@ impl<R> Completion<R> {
     }
 }
 
-fn run(mut r: Reactor, rx: Receiver<Task>) {
+/// The loop of the progress thread.
+///
+/// `window`: how long to keep polling after the last event before sleeping in the kernel.
+/// Waking a sleeping thread costs more than its work here: in the KVM guest of the
+/// benchmarks, about 17 µs per wake-up of an idle CPU, against about 5 µs for a whole
+/// loopback round trip between two threads that poll (`bench/notes.md`, "Fences"). A
+/// server that polls for a moment after each message answers the next request of a
+/// client in a collective, or the next Get after a fence, without that wake-up. Between
+/// polls it yields, so any other thread that wants the CPU gets it.
+fn run(mut r: Reactor, rx: Receiver<Task>, queued: &AtomicUsize, window: Duration) {
     ON_PROGRESS_THREAD.with(|c| c.set(true));
     let mut events = Events::with_capacity(256);
+    let mut last_busy = Instant::now();
     while !r.stop {
         let timeout = r.run_timers();
         if r.stop {
             break;
         }
+        let polling = !window.is_zero() && last_busy.elapsed() < window;
+        let timeout = if polling {
+            Some(Duration::ZERO)
+        } else {
+            timeout
+        };
         if let Err(e) = r.poll.poll(&mut events, timeout) {
             if e.kind() == io::ErrorKind::Interrupted {
                 continue;
             }
             break;
+        }
+        if events.is_empty() {
+            if polling {
+                std::thread::yield_now();
+            }
+        } else {
+            last_busy = Instant::now();
         }
         for ev in events.iter() {
             let token = ev.token();
@@ -893,6 +1064,7 @@ fn run(mut r: Reactor, rx: Receiver<Task>) {
         while let Ok(task) = rx.try_recv() {
             task(&mut r);
             r.run_deferred();
+            queued.fetch_sub(1, Ordering::SeqCst);
         }
     }
     let tokens: Vec<Token> = r.conns.keys().copied().collect();

@@ -13,7 +13,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::progress::{ConnHandler, ConnId, Framing, Message, Progress, Reactor};
+use crate::progress::{
+    ConnHandler, ConnId, DirectSender, Framing, Message, Progress, Reactor, on_progress_thread,
+};
 use crate::{Error, Result};
 
 /// What a request's completion receives: the reply payload, or why there is none.
@@ -58,6 +60,8 @@ struct State {
 pub struct Requester {
     progress: Arc<Progress>,
     state: Arc<parking_lot::Mutex<State>>,
+    /// Writes requests from the caller's thread (see [`Requester::request_nb`]).
+    direct: Option<Arc<DirectSender>>,
 }
 
 impl std::fmt::Debug for Requester {
@@ -125,14 +129,19 @@ impl Requester {
             frame,
         }));
         let st = state.clone();
-        progress.call(Some(Duration::from_secs(30)), move |r, done| {
+        let direct = progress.call(Some(Duration::from_secs(30)), move |r, done| {
             let handler = Box::new(Handler { state: st.clone() });
             let res = r.add_connection(stream, framing, handler).map(|id| {
                 st.lock().conn = Some(id);
+                r.direct_sender(id).ok().map(Arc::new)
             });
             done.complete(res);
         })??;
-        Ok(Requester { progress, state })
+        Ok(Requester {
+            progress,
+            state,
+            direct,
+        })
     }
 
     /// The progress thread this connection runs on.
@@ -189,7 +198,41 @@ impl Requester {
     }
 
     /// Non-blocking request from any thread: `done` runs on the progress thread.
+    ///
+    /// Off the progress thread, when no task posted earlier is still queued (so nothing
+    /// this thread asked for before can be overtaken), the request is written from the
+    /// calling thread; otherwise it goes through the progress thread.
     pub fn request_nb(&self, payload: Vec<u8>, done: ReplyFn) -> Result<()> {
+        if let Some(direct) = &self.direct
+            && !on_progress_thread()
+            && !self.progress.has_queued_tasks()
+        {
+            let sent = {
+                let mut st = self.state.lock();
+                if st.conn.is_some() {
+                    let tag = next_tag(st.tag);
+                    st.tag = tag;
+                    st.pending.insert(tag, done);
+                    Ok((tag, (st.frame)(tag, &payload)))
+                } else {
+                    Err(done)
+                }
+            };
+            return match sent {
+                Ok((tag, bytes)) => {
+                    if direct.send(&self.progress, bytes).is_err() {
+                        // Closing or closed: fail the request on the progress thread, as
+                        // the queued path does (unless the close already failed it).
+                        let done = self.state.lock().pending.remove(&tag);
+                        if let Some(done) = done {
+                            return self.progress.post(move |r| done(r, Err(Error::Unreach)));
+                        }
+                    }
+                    Ok(())
+                }
+                Err(done) => self.progress.post(move |r| done(r, Err(Error::Unreach))),
+            };
+        }
         let me = self.clone();
         self.progress
             .post(move |r| me.send_request(r, &payload, done))
@@ -198,10 +241,25 @@ impl Requester {
     /// Blocking request: waits for the reply at most `timeout` (`None`: no limit). Refused
     /// on the progress thread (`WouldBlock`).
     pub fn request(&self, payload: Vec<u8>, timeout: Option<Duration>) -> Reply {
-        let me = self.clone();
-        self.progress.call(timeout, move |r, c| {
-            me.send_request(r, &payload, Box::new(move |_, reply| c.complete(reply)));
-        })?
+        if on_progress_thread() {
+            return Err(Error::WouldBlock);
+        }
+        // A std channel: its receiver sleeps at once, where crossbeam's spins and yields
+        // first, which hands a shared CPU around when many ranks wait at the same time.
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.request_nb(
+            payload,
+            Box::new(move |_, reply| {
+                let _ = tx.try_send(reply);
+            }),
+        )?;
+        match timeout {
+            Some(t) => rx.recv_timeout(t).map_err(|e| match e {
+                std::sync::mpsc::RecvTimeoutError::Timeout => Error::Timeout,
+                std::sync::mpsc::RecvTimeoutError::Disconnected => Error::Unreach,
+            })?,
+            None => rx.recv().map_err(|_| Error::Unreach)?,
+        }
     }
 
     /// Runs `f` on the progress thread with this requester (for multi-step operations).

@@ -316,6 +316,9 @@ struct State {
     ended: HashSet<Proc>,
     /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
     dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
+    /// Per connection, per local process: the number of that process's latest COMMIT whose
+    /// data the connection was sent in a GETNB reply (see `try_get`).
+    modex_sent: HashMap<ConnId, HashMap<Proc, u64>>,
     /// Paths to remove when a connection ends (`PMIX_REGISTER_CLEANUP*`).
     cleanups: Vec<(ConnId, crate::cleanup::Cleanup)>,
     /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
@@ -437,7 +440,10 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         rank: cfg.id.rank,
         addr,
     };
-    let progress = Progress::start("pmix-server")?;
+    let progress = Progress::start_polling(
+        "pmix-server",
+        crate::progress::poll_window(crate::progress::SERVER_POLL_US),
+    )?;
     let shared = Arc::new_cyclic(|me| Shared {
         progress,
         host,
@@ -2071,14 +2077,15 @@ impl Shared {
         immediate: bool,
         ask_host: bool,
     ) -> bool {
-        let st = self.state.lock();
+        let mut guard = self.state.lock();
+        let st = &mut *guard;
         let Some(peer) = st.peers.get(&id) else {
             return true;
         };
         let mode = peer.mode;
         let Some(job) = st.jobs.get(&target.nspace) else {
             if immediate || st.dead.iter().any(|d| d.nspace == target.nspace) {
-                drop(st);
+                drop(guard);
                 Self::reply_status(r, id, tag, mode, PMIX_ERR_NOT_FOUND);
                 return true;
             }
@@ -2093,14 +2100,37 @@ impl Shared {
             ));
         }
         let mut found = target.rank == PMIX_RANK_WILDCARD;
+        let mut sent_upto = None;
         if target.rank != PMIX_RANK_WILDCARD {
             let local_requester = st.clients.contains_key(requester) || peer.kind.is_tool();
-            let mut kvals: Vec<Kval> = job.rank_info(target.rank);
-            let committed = st.modex.kvals(target, local_requester);
-            let has_committed = committed.is_some();
-            if let Some(mut c) = committed {
-                kvals.append(&mut c);
-            }
+            // A local process's data is sent once per connection: a later GETNB for a key
+            // it committed since gets only what it committed since (the reply used to
+            // carry all of its data, every time). A request for a key that connection was
+            // already sent (a client that dropped it, or refreshes) gets everything again.
+            let stamps = key
+                .filter(|_| local_requester)
+                .and_then(|k| st.modex.local_stamps(target, k.as_bytes()));
+            let since = stamps.and_then(|(_, stamp)| {
+                let last = st
+                    .modex_sent
+                    .get(&id)
+                    .and_then(|m| m.get(target))
+                    .copied()?;
+                stamp.filter(|&s| s > last).map(|_| last)
+            });
+            sent_upto = stamps.map(|(latest, _)| latest);
+            let (kvals, has_committed) = match since {
+                Some(last) => (st.modex.local_since(target, last), true),
+                None => {
+                    let mut kvals: Vec<Kval> = job.rank_info(target.rank);
+                    let committed = st.modex.kvals(target, local_requester);
+                    let has = committed.is_some();
+                    if let Some(mut c) = committed {
+                        kvals.append(&mut c);
+                    }
+                    (kvals, has)
+                }
+            };
             let has_key = match key {
                 Some(k) => kvals.iter().any(|kv| &kv.key == k),
                 None => !kvals.is_empty(),
@@ -2123,14 +2153,20 @@ impl Shared {
                     } else {
                         PMIX_ERR_NOT_FOUND
                     };
-                    drop(st);
+                    drop(guard);
                     Self::reply_status(r, id, tag, mode, status);
                     return true;
                 }
                 return false;
             }
         }
-        drop(st);
+        if let Some(n) = sent_upto {
+            st.modex_sent
+                .entry(id)
+                .or_default()
+                .insert(target.clone(), n);
+        }
+        drop(guard);
         let mut p = Pack::new(mode);
         p.status(PMIX_SUCCESS);
         for b in blobs {
@@ -2267,6 +2303,7 @@ impl Shared {
         let Some(peer) = self.state.lock().peers.remove(&id) else {
             return;
         };
+        self.state.lock().modex_sent.remove(&id);
         // Pending gets and output registrations of this connection are dropped; what it
         // asked to have removed is removed, as its own uid could.
         let cleanups = {

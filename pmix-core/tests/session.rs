@@ -107,6 +107,67 @@ fn fence_and_get_between_two_clients() {
     }
 }
 
+/// Direct modex over several rounds: the server sends a connection only what a peer
+/// committed since its last reply, and the client ends up with the same values as when
+/// every reply carried everything: a key updated in a later commit is seen updated, keys
+/// not asked for arrive with the one asked for, and a refresh of a key already sent gets it.
+#[test]
+fn direct_modex_rounds_see_every_update() {
+    let (_s, envs) = job(2);
+    let clients: Vec<Arc<Client>> = envs
+        .into_iter()
+        .map(|e| Arc::new(Client::connect(Some(e)).expect("connect")))
+        .collect();
+    let threads: Vec<_> = clients
+        .iter()
+        .cloned()
+        .map(|c| {
+            std::thread::spawn(move || {
+                let r = c.me.rank;
+                let peer = Proc::new("ns", 1 - r);
+                let v = |x: u32| Value::Uint32(1000 * (r + 1) + x);
+                let pv = |x: u32| Value::Uint32(1000 * (2 - r) + x);
+                let mut seen = Vec::new();
+                for round in 1..=3u32 {
+                    c.put(PMIX_GLOBAL, "a".into(), v(round)).unwrap();
+                    c.put(PMIX_LOCAL, format!("k{round}").as_str().into(), v(round))
+                        .unwrap();
+                    c.commit().unwrap();
+                    c.fence(&[], &[]).unwrap();
+                    // The fresh key: one GETNB; then "a", updated by the same commit.
+                    seen.push(c.get(&peer, format!("k{round}").as_bytes(), &[]).unwrap());
+                    seen.push(c.get(&peer, b"a", &[]).unwrap());
+                    c.fence(&[], &[]).unwrap();
+                }
+                // Keys of earlier rounds are still there; a refresh asks the server again.
+                seen.push(c.get(&peer, b"k1", &[]).unwrap());
+                let refresh = [Info::new(key(PMIX_GET_REFRESH_CACHE), Value::Bool(true))];
+                seen.push(c.get(&peer, b"k2", &refresh).unwrap());
+                seen.push(c.get(&peer, b"a", &refresh).unwrap());
+                let want = vec![
+                    pv(1),
+                    pv(1),
+                    pv(2),
+                    pv(2),
+                    pv(3),
+                    pv(3),
+                    pv(1),
+                    pv(2),
+                    pv(3),
+                ];
+                (seen, want)
+            })
+        })
+        .collect();
+    for t in threads {
+        let (seen, want) = t.join().unwrap();
+        assert_eq!(seen, want);
+    }
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+}
+
 #[test]
 fn pulled_output_arrives_in_order_until_deregistered() {
     let (s, envs) = job(1);

@@ -31,6 +31,9 @@ use crate::{Error, Result};
 #[derive(Debug, Default)]
 pub struct ModexStore {
     procs: HashMap<Proc, ProcModex>,
+    /// COMMITs received here, from every process: numbers each one (store-wide, so a
+    /// process removed and seen again never reuses a number a requester was told about).
+    seq: u64,
 }
 
 #[derive(Debug, Default)]
@@ -42,6 +45,10 @@ struct ProcModex {
     /// The process committed to this server (it is local); otherwise its data came from
     /// another node, and is all any requester here may see.
     committed_here: bool,
+    /// The store-wide number of the process's latest COMMIT.
+    commits: u64,
+    /// For each key of `local`, the number of the COMMIT that last set it.
+    local_stamps: HashMap<Vec<u8>, u64>,
 }
 
 impl ModexStore {
@@ -59,6 +66,13 @@ impl ModexStore {
     pub fn commit(&mut self, proc: &Proc, scope: pmix_scope_t, kvals: Vec<Kval>) {
         let e = self.procs.entry(proc.clone()).or_default();
         e.committed_here = true;
+        self.seq += 1;
+        e.commits = self.seq;
+        if matches!(scope, PMIX_LOCAL | PMIX_GLOBAL) {
+            for kv in &kvals {
+                e.local_stamps.insert(kv.key.as_bytes().to_vec(), e.commits);
+            }
+        }
         match scope {
             PMIX_LOCAL => e.local.merge(kvals),
             PMIX_REMOTE => e.remote.merge(kvals),
@@ -85,6 +99,31 @@ impl ModexStore {
         } else {
             e.remote.to_vec()
         })
+    }
+
+    /// For a local requester of a process that committed here: the number of its latest
+    /// COMMIT, and the number of the COMMIT that last set `key` (`None` if none did).
+    /// `None` for a process that did not commit here.
+    pub fn local_stamps(&self, proc: &Proc, key: &[u8]) -> Option<(u64, Option<u64>)> {
+        let e = self.procs.get(proc).filter(|e| e.committed_here)?;
+        Some((e.commits, e.local_stamps.get(key).copied()))
+    }
+
+    /// The LOCAL and GLOBAL values of a process that committed here, set by a COMMIT
+    /// numbered above `since` (see [`ModexStore::local_stamps`]).
+    pub fn local_since(&self, proc: &Proc, since: u64) -> Vec<Kval> {
+        let Some(e) = self.procs.get(proc).filter(|e| e.committed_here) else {
+            return Vec::new();
+        };
+        e.local
+            .iter()
+            .filter(|kv| {
+                e.local_stamps
+                    .get(kv.key.as_bytes())
+                    .is_some_and(|&n| n > since)
+            })
+            .cloned()
+            .collect()
     }
 
     /// The fence contribution of the given local processes, in the format of the module

@@ -1098,6 +1098,43 @@ fn modex_scopes() {
     assert!(!m.has(&p));
 }
 
+/// COMMITs are numbered store-wide and each local-view key carries the number of the COMMIT
+/// that last set it, so a server can send a requester only what changed since its last reply.
+#[test]
+fn modex_local_stamps_and_what_changed_since() {
+    let mut m = ModexStore::new();
+    let (p, q) = (proc("ns", 0), proc("ns", 1));
+    assert_eq!(m.local_stamps(&p, b"a"), None);
+    m.commit(&p, PMIX_LOCAL, vec![kvs("a", s("1")), kvs("b", s("1"))]); // 1
+    m.commit(&q, PMIX_GLOBAL, vec![kvs("x", s("1"))]); // 2
+    m.commit(&p, PMIX_REMOTE, vec![kvs("r", s("1"))]); // 3: not in the local view
+    m.commit(&p, PMIX_GLOBAL, vec![kvs("c", s("1")), kvs("a", s("2"))]); // 4
+    assert_eq!(m.local_stamps(&p, b"a"), Some((4, Some(4))));
+    assert_eq!(m.local_stamps(&p, b"b"), Some((4, Some(1))));
+    assert_eq!(m.local_stamps(&p, b"r"), Some((4, None)));
+    assert_eq!(m.local_stamps(&q, b"x"), Some((2, Some(2))));
+    assert_eq!(
+        m.local_since(&p, 1),
+        vec![kvs("a", s("2")), kvs("c", s("1"))]
+    );
+    assert_eq!(m.local_since(&p, 4), vec![]);
+    assert_eq!(m.local_since(&p, 0).len(), 3);
+    // Data from another node is no local view.
+    let blob = {
+        let mut other = ModexStore::new();
+        other.commit(&proc("other", 0), PMIX_GLOBAL, vec![kvs("o", s("1"))]);
+        other.contribution(&[proc("other", 0)])
+    };
+    m.absorb(&blob).unwrap();
+    assert_eq!(m.local_stamps(&proc("other", 0), b"o"), None);
+    assert_eq!(m.local_since(&proc("other", 0), 0), vec![]);
+    // A process removed and seen again gets numbers above any given out before.
+    m.remove(&p);
+    m.commit(&p, PMIX_LOCAL, vec![kvs("a", s("3"))]); // 5
+    assert_eq!(m.local_stamps(&p, b"a"), Some((5, Some(5))));
+    assert_eq!(m.local_since(&p, 4), vec![kvs("a", s("3"))]);
+}
+
 #[test]
 fn modex_contribution_round_trip() {
     // two servers, each with its local procs

@@ -509,3 +509,72 @@ fn a_shared_payload_goes_whole_and_in_order_to_each_connection() {
         assert_eq!(read_frame(peer), format!("m{i}").as_bytes());
     }
 }
+
+/// Frames written by a `DirectSender` and by the progress thread reach the peer whole and in
+/// the order they were sent, also when the socket fills up (the peer reads nothing until
+/// everything is sent) and a direct write has to leave the rest to the progress thread;
+/// after the connection is closed, a direct send is refused.
+#[test]
+fn direct_sends_keep_order_with_queued_ones_and_stop_at_close() {
+    let p = Progress::start_polling("test-progress", Duration::from_micros(50)).unwrap();
+    let log = Arc::new(Mutex::new(Log::default()));
+    let (mut peer, ours) = pair();
+    let l2 = log.clone();
+    let (id, direct) = p
+        .call(Some(Duration::from_secs(5)), move |r, done| {
+            let id = r
+                .add_connection(
+                    ours,
+                    Box::new(LenPrefixed { max: 1 << 20 }),
+                    Box::new(Echo(l2)),
+                )
+                .unwrap();
+            done.complete((id, r.direct_sender(id).unwrap()))
+        })
+        .unwrap();
+    // Far more than loopback socket buffers hold, alternating the two paths. As the
+    // requester does, the direct path is taken only once no posted task is left to run.
+    let frames: Vec<Vec<u8>> = (0..64u8).map(|i| vec![i; 100_000]).collect();
+    for (i, f) in frames.iter().enumerate() {
+        if i % 2 == 0 {
+            wait_until(|| !p.has_queued_tasks());
+            direct.send(&p, frame(f)).unwrap();
+        } else {
+            let bytes = frame(f);
+            p.post(move |r| r.send(id, bytes).unwrap()).unwrap();
+        }
+    }
+    for (i, f) in frames.iter().enumerate() {
+        let got = read_frame(&mut peer);
+        assert!(
+            &got == f,
+            "frame {i}: {} bytes of {:?}",
+            got.len(),
+            got.first()
+        );
+    }
+    // Closed by our side: direct sends fail instead of writing.
+    p.call(Some(Duration::from_secs(5)), move |r, done| {
+        r.close(id, Error::Unreach);
+        done.complete(())
+    })
+    .unwrap();
+    assert_eq!(direct.send(&p, frame(b"late")), Err(Error::Unreach));
+    let mut rest = Vec::new();
+    peer.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty());
+}
+
+/// `has_queued_tasks` is true from `post` until the task has run.
+#[test]
+fn queued_tasks_are_counted_until_they_ran() {
+    let p = Progress::start("test-progress").unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    p.post(move |_| {
+        let _ = rx.recv_timeout(Duration::from_secs(5));
+    })
+    .unwrap();
+    assert!(p.has_queued_tasks());
+    tx.send(()).unwrap();
+    wait_until(|| !p.has_queued_tasks());
+}
