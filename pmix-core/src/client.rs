@@ -121,15 +121,6 @@ struct IofReg {
     out: Mutex<IofOut>,
 }
 
-impl IofReg {
-    /// Whether output goes straight to the handler as it arrives: a handler, and no
-    /// formatting, files or buffering.
-    fn direct(&self) -> bool {
-        let f = &self.flags;
-        self.handler.is_some() && !f.decorates() && !f.to_files() && f.buffering_size == 0
-    }
-}
-
 /// Output state of a registration; only the event thread touches it.
 #[derive(Default)]
 struct IofOut {
@@ -1565,11 +1556,12 @@ impl Drop for Client {
 }
 
 /// A tag-2 message: `PROC source, IOF_CHANNEL, SIZE refid, SIZE ninfo, INFO[], BYTE_OBJECT`
-/// (section 7.2). Output for a registration with a handler and nothing to format, write to
-/// files or hold back goes to the handler at once, on the progress thread, as long as the
-/// event thread has not started; other output is formatted and handed out on the event
-/// thread. Either way a registration's output keeps its arrival order. An id with no registration writes the bytes as they are to this
-/// process's own stdout or stderr.
+/// (section 7.2). Output is formatted and handed out on the event thread, never on the
+/// progress thread: a handler that blocks (the Python bindings' handlers wait for the
+/// interpreter lock, which the main thread may hold while it waits in PMIx) must not stall
+/// the replies the process waits for. A registration's output keeps its arrival order. An
+/// id with no registration writes the bytes as they are to this process's own stdout or
+/// stderr.
 fn deliver_iof(
     pump: &Pump,
     iof: &Mutex<IofTable>,
@@ -1597,25 +1589,6 @@ fn deliver_iof(
         let t = iof.lock();
         (t.regs.get(&refid).cloned(), refid != 0 && refid <= t.next)
     };
-    if let Some(reg) = reg.as_ref().filter(|r| r.direct() && !pump.started()) {
-        // Nothing to format, write or hold back, and no event handler has run: the handler
-        // reads the bytes where they were received, here on the progress thread (no lock
-        // held), as the reference calls its handlers from its own progress thread. Once
-        // the event thread runs (an event arrived, or other output went through it), all
-        // output goes through it, so that output handlers and event handlers never run at
-        // the same time and keep their arrival order, as on the reference's single thread.
-        // Either way a registration's deliveries stay in arrival order: this path runs
-        // them to completion before the next message is read.
-        if let Some(h) = &reg.handler {
-            if !data.is_empty() {
-                h(reg.id, &source, channel, data, &[]);
-            }
-            if crate::iof::is_complete(&info) {
-                h(reg.id, &source, channel, &[], &info);
-            }
-        }
-        return;
-    }
     // The message is borrowed from the connection's input buffer; the event thread needs
     // its own copy.
     let data = data.to_vec();

@@ -323,12 +323,6 @@ impl Pump {
         let _ = tx.send(job);
     }
 
-    /// Whether the thread runs (started by the first job, and then for the pump's life):
-    /// until it does, no event handler has run in this process.
-    pub fn started(&self) -> bool {
-        self.inner.tx.get().is_some()
-    }
-
     /// Queues `ev` for its handlers.
     pub fn send(&self, ev: Event) {
         self.queue(PumpJob::Event(ev));

@@ -219,13 +219,10 @@ pub(crate) fn utc_offset(secs: i64) -> i64 {
 /// The arrays are valid; `cbfunc` NULL or callable until deregistered; `regcbfunc` NULL or
 /// called once with `regcbdata`.
 ///
-/// Threading: `cbfunc` runs in arrival order, with no lock of the library held: on the
-/// library's progress thread when no output attribute applies and no event handler has run
-/// yet (as the reference runs its handlers), so that the payload is a view of the received
-/// bytes; on the event thread otherwise (never at the same time as an event handler).
-/// Either way the handler does not own the payload: it may read it during the call only. A
-/// blocking call made from the handler on the progress thread is refused
-/// (`PMIX_ERR_WOULD_BLOCK`).
+/// Threading: `cbfunc` runs in arrival order on the library's event thread, with no lock
+/// of the library held, never on the progress thread (so a handler that blocks cannot stall
+/// the replies the process waits for) and never at the same time as an event handler. The
+/// handler does not own the payload: it may read it during the call only.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_IOF_pull(
     procs: *const pmix_proc_t,
