@@ -459,8 +459,14 @@ pmix_status_t PMIx_server_setup_local_support(const char *nspace,
  See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the
  connected tools.
 
+ With `cbfunc`, the bytes are not copied: the host keeps them until its callback (the
+ standard's contract), so they are written to the tools from where they are, and the
+ callback runs once they are written (or copied into the connection's queue when a tool
+ does not keep up). Without `cbfunc` they are copied at once.
+
  # Safety
- `source` and `bo` valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
+ `source` and `bo` valid; `(info, ninfo)` valid; `cbfunc` NULL or called once; with
+ `cbfunc`, `bo`'s bytes stay valid and unchanged until it is called.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source,

@@ -122,7 +122,10 @@ pmix_status_t PMIx_tool_set_server(const pmix_proc_t *server,
  The arrays are valid; `cbfunc` NULL or callable until deregistered; `regcbfunc` NULL or
  called once with `regcbdata`.
 
- Threading: `cbfunc` runs on the library's event thread, in arrival order.
+ Threading: `cbfunc` runs in arrival order on the library's event thread, with no lock
+ of the library held, never on the progress thread (so a handler that blocks cannot stall
+ the replies the process waits for) and never at the same time as an event handler. The
+ handler does not own the payload: it may read it during the call only.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_IOF_pull(const pmix_proc_t *procs,
