@@ -211,27 +211,36 @@ pub fn spawn(spec: &ExecSpec<'_>) -> io::Result<Pid> {
     Ok(pid)
 }
 
-/// Waits until our (no longer traced) child `pid` has stopped: the SIGSTOP of the detach
-/// takes effect only once it runs, and a tool told it is stopped must find it so. An end
-/// seen meanwhile is kept for [`try_wait_any`].
-fn wait_stopped(pid: Pid) {
+/// The next status change of our child `pid` (`waitpid` with `flags`, retried when
+/// interrupted), or `None` once it has ended (the end is kept for [`try_wait_any`]) or
+/// cannot be waited for.
+fn next_status(pid: Pid, flags: c_int) -> Option<c_int> {
     loop {
         let mut status: c_int = 0;
         // SAFETY: waits for our own child; `status` is writable.
-        let r = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+        let r = unsafe { libc::waitpid(pid, &mut status, flags) };
         if r < 0 {
             if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
                 continue;
             }
-            return;
+            return None;
         }
         if let Some(e) = exit_of(status) {
             EARLY_EXITS
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push((pid, e));
-            return;
+            return None;
         }
+        return Some(status);
+    }
+}
+
+/// Waits until our (no longer traced) child `pid` has stopped: the SIGSTOP of the detach
+/// takes effect only once it runs, and a tool told it is stopped must find it so. An end
+/// seen meanwhile is kept for [`try_wait_any`].
+fn wait_stopped(pid: Pid) {
+    while let Some(status) = next_status(pid, libc::WUNTRACED) {
         if libc::WIFSTOPPED(status) {
             return;
         }
@@ -241,23 +250,7 @@ fn wait_stopped(pid: Pid) {
 /// Waits for a traced child's stop after its `execve` and detaches from it, leaving it
 /// stopped by SIGSTOP. An end seen meanwhile is kept for [`try_wait_any`].
 fn stop_after_exec(pid: Pid) {
-    loop {
-        let mut status: c_int = 0;
-        // SAFETY: waits for our own child; `status` is writable.
-        let r = unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
-        if r < 0 {
-            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return;
-        }
-        if let Some(e) = exit_of(status) {
-            EARLY_EXITS
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((pid, e));
-            return;
-        }
+    while let Some(status) = next_status(pid, libc::__WALL) {
         if libc::WIFSTOPPED(status) {
             let sig = libc::WSTOPSIG(status);
             if sig == libc::SIGTRAP {
