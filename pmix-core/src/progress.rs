@@ -491,7 +491,7 @@ impl Reactor {
                     slices[i] = io::IoSlice::new(if i == 0 { &b[q.pos..] } else { b });
                     n_slices = i + 1;
                 }
-                match c.stream.write_vectored(&slices[..n_slices]) {
+                match send_vectored(&c.stream, &slices[..n_slices]) {
                     Ok(0) => {
                         failed = Some(Error::Unreach);
                         break;
@@ -806,6 +806,19 @@ fn into_std(s: TcpStream) -> Option<std::net::TcpStream> {
     let std = std::net::TcpStream::from(fd);
     std.set_nonblocking(false).ok()?;
     Some(std)
+}
+
+/// A gathering write that never raises SIGPIPE (`sendmsg` with `MSG_NOSIGNAL`; `writev`
+/// would kill a process that does not ignore the signal when the peer has gone, and the
+/// library installs no handler). std's `write` on a stream already sends that way.
+fn send_vectored(fd: impl std::os::fd::AsFd, iov: &[io::IoSlice<'_>]) -> io::Result<usize> {
+    let mut control = rustix::net::SendAncillaryBuffer::default();
+    Ok(rustix::net::sendmsg(
+        fd,
+        iov,
+        &mut control,
+        rustix::net::SendFlags::NOSIGNAL,
+    )?)
 }
 
 fn token_of(id: ConnId) -> Token {
