@@ -113,33 +113,10 @@ pub fn set_utc_offset(f: fn(i64) -> i64) {
 /// `secs` since the epoch as `ctime(3)` prints it, without its newline:
 /// `Wed Nov 25 12:00:06 2026`, in local time when known.
 pub fn ctime(secs: i64) -> String {
-    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
     let local = secs + UTC_OFFSET.get().map_or(0, |f| f(secs));
-    let days = local.div_euclid(86_400);
-    let sod = local.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{} {} {:2} {:02}:{:02}:{:02} {}",
-        DAYS[days.rem_euclid(7) as usize],
-        MONTHS[(month - 1) as usize],
-        day,
-        sod / 3600,
-        sod % 3600 / 60,
-        sod % 60,
-        year
-    )
+    crate::print::Tm::utc(local)
+        .and_then(|t| t.asctime())
+        .unwrap_or_default()
 }
 
 fn now_ctime() -> String {
