@@ -133,22 +133,7 @@ impl MappedArray {
             .seg
             .job_part()
             .get(self.off..self.off.checked_add(self.len)?)?;
-        let mut d = crate::codec::Decoder::new(self.seg.mode(), bytes);
-        let Ok(Value::Kval(kv)) = super::read_one(&mut d, PMIX_KVAL) else {
-            return None;
-        };
-        let Value::DataArray(a) = kv.value else {
-            return None;
-        };
-        Some(
-            a.items
-                .into_iter()
-                .filter_map(|i| match i {
-                    Value::Info(i) => Some(*i),
-                    _ => None,
-                })
-                .collect(),
-        )
+        packed_info_array(self.seg.mode(), bytes, None)
     }
 }
 
@@ -897,11 +882,17 @@ impl JobData {
 
 /// The infos of one packed `pmix.pdata` KVAL; `None` when it does not decode to one.
 pub(crate) fn decode_pdata(mode: BufferType, kv: &[u8]) -> Option<Vec<Info>> {
-    let mut d = crate::codec::Decoder::new(mode, kv);
+    packed_info_array(mode, kv, Some(keys::PROC_DATA))
+}
+
+/// The infos of one packed KVAL whose value is a data array of infos (and whose key is
+/// `key`, when given); `None` when it does not decode to one.
+fn packed_info_array(mode: BufferType, bytes: &[u8], key: Option<&[u8]>) -> Option<Vec<Info>> {
+    let mut d = crate::codec::Decoder::new(mode, bytes);
     let Ok(Value::Kval(kv)) = super::read_one(&mut d, PMIX_KVAL) else {
         return None;
     };
-    if kv.key.as_bytes() != keys::PROC_DATA {
+    if key.is_some_and(|k| kv.key.as_bytes() != k) {
         return None;
     }
     let Value::DataArray(a) = kv.value else {
