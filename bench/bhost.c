@@ -542,6 +542,29 @@ static void write_value(const char *name, int rep, long long v)
     fclose(f);
 }
 
+/* In a child between fork and exec: the default action for the signals the host handles,
+ * nothing blocked, no alarm pending, and pinned to `cpu` when it is not negative. */
+static void child_reset(int cpu)
+{
+    struct sigaction dfl;
+    sigset_t none;
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGPIPE, &dfl, NULL);
+    sigaction(SIGALRM, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
+    sigaction(SIGINT, &dfl, NULL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    alarm(0);
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        sched_setaffinity(0, sizeof(set), &set);
+    }
+}
+
 static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
 {
     char nspace[PMIX_MAX_NSLEN + 1];
@@ -595,23 +618,7 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
         }
         if (pid == 0) {
             static const char msg[] = "bhost: exec failed\n";
-            struct sigaction dfl;
-            sigset_t none;
-            memset(&dfl, 0, sizeof(dfl));
-            dfl.sa_handler = SIG_DFL;
-            sigaction(SIGPIPE, &dfl, NULL);
-            sigaction(SIGALRM, &dfl, NULL);
-            sigaction(SIGTERM, &dfl, NULL);
-            sigaction(SIGINT, &dfl, NULL);
-            sigemptyset(&none);
-            sigprocmask(SIG_SETMASK, &none, NULL);
-            alarm(0);
-            if (client_cpu >= 0) {
-                cpu_set_t set;
-                CPU_ZERO(&set);
-                CPU_SET(client_cpu, &set);
-                sched_setaffinity(0, sizeof(set), &set);
-            }
+            child_reset(client_cpu);
             execve(cmd[0], cmd, env);
             if (write(2, msg, sizeof(msg) - 1) < 0) {
                 _exit(127);
@@ -703,23 +710,7 @@ static pid_t spawn_plain(int cpu, char **cmd)
         return -1;
     }
     if (pid == 0) {
-        struct sigaction dfl;
-        sigset_t none;
-        memset(&dfl, 0, sizeof(dfl));
-        dfl.sa_handler = SIG_DFL;
-        sigaction(SIGPIPE, &dfl, NULL);
-        sigaction(SIGALRM, &dfl, NULL);
-        sigaction(SIGTERM, &dfl, NULL);
-        sigaction(SIGINT, &dfl, NULL);
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        alarm(0);
-        if (cpu >= 0) {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            CPU_SET(cpu, &set);
-            sched_setaffinity(0, sizeof(set), &set);
-        }
+        child_reset(cpu);
         execv(cmd[0], cmd);
         _exit(127);
     }
