@@ -82,10 +82,13 @@ pub(crate) unsafe fn bitmap_to_list(b: hwloc_const_bitmap_t) -> Result<PStr> {
     })))
 }
 
-/// A new hwloc bitmap holding a list; `BadParam` if hwloc cannot read the list.
+/// A new hwloc bitmap holding a list; `BadParam` if hwloc cannot read the list or it names
+/// an index past [`topo::MAX_CPU_INDEX`]. hwloc would allocate the bitmap for
+/// any index up to 2^31-1 (256 MiB), so a peer's packed cpuset of a few bytes could cost that
+/// much; the list is checked with the core's reader of the same syntax first.
 pub(crate) fn bitmap_from_list(list: &PStr) -> Result<*mut hwloc_bitmap_s> {
     let mut text = list.as_bytes().to_vec();
-    if text.contains(&0) {
+    if text.contains(&0) || topo::try_parse_list(&text).is_none() {
         return Err(Error::BadParam);
     }
     text.push(0);
@@ -581,4 +584,31 @@ pub(crate) unsafe fn topology_destruct(c: &mut pmix_topology_t) {
     c.topology = core::ptr::null_mut();
     // SAFETY: the source is malloc'd per the contract.
     unsafe { alloc::free(&mut c.source) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(list: &str) -> Result<String> {
+        let b = bitmap_from_list(&PStr::from(list))?;
+        // SAFETY: `b` is a fresh bitmap.
+        let text = unsafe { bitmap_to_list(b) };
+        // SAFETY: freed once and not used after.
+        unsafe { hwloc_bitmap_free(b) };
+        Ok(text?.to_string())
+    }
+
+    /// Lists hwloc reads come back as hwloc prints them; an index past the bound is refused
+    /// before hwloc allocates for it (found by the unpack fuzz target: a 114-byte message
+    /// whose cpuset named CPU 4,444,444,444... made hwloc ask for 512 MiB).
+    #[test]
+    fn bitmap_from_list_bounds_indices() {
+        assert_eq!(round_trip("0-3,8").as_deref(), Ok("0-3,8"));
+        assert_eq!(round_trip("5-").as_deref(), Ok("5-"));
+        assert!(round_trip(&topo::MAX_CPU_INDEX.to_string()).is_ok());
+        for bad in ["4294967295", "0-2147483647", "1,99999999", "x"] {
+            assert_eq!(round_trip(bad), Err(Error::BadParam), "{bad}");
+        }
+    }
 }
