@@ -1860,7 +1860,9 @@ impl Shared {
                 return;
             };
             let (_, all_local) = Self::local_participants(&st, &procs);
-            let contribution = if c.collect {
+            // Only the host's fence carries it: a fence of local processes only answers
+            // with a status, and their data stays here for GETNB.
+            let contribution = if c.collect && !all_local {
                 let local: Vec<Proc> = c.arrived.iter().map(|a| a.2.clone()).collect();
                 st.modex.contribution(&local)
             } else {

@@ -97,13 +97,6 @@ impl KvList {
     pub(crate) fn to_vec(&self) -> Vec<Kval> {
         self.items.clone()
     }
-
-    /// Adds every entry of `other`, replacing values of keys present in both.
-    pub(crate) fn merge(&mut self, other: Vec<Kval>) {
-        for kv in other {
-            self.insert(kv.key, kv.value);
-        }
-    }
 }
 
 /// A `pmix.node.arr` KVAL left in a mapped segment: its place in the segment's job part.

@@ -1075,8 +1075,16 @@ fn modex_scopes() {
         .into_iter()
         .map(|k| k.key)
         .collect();
+    // (in the order of the keys' first commit)
     assert_eq!(local, vec![PStr::from("l"), PStr::from("g")]);
-    assert_eq!(remote, vec![PStr::from("r"), PStr::from("g")]);
+    assert_eq!(remote, vec![PStr::from("g"), PStr::from("r")]);
+    // a value sent in both buffers is one value; changing one side leaves the other
+    m.commit(&p, PMIX_LOCAL, vec![kvs("g", s("G2"))]);
+    assert!(m.kvals(&p, true).unwrap().contains(&kvs("g", s("G2"))));
+    assert!(m.kvals(&p, false).unwrap().contains(&kvs("g", s("G"))));
+    m.commit(&p, PMIX_REMOTE, vec![kvs("g", s("G3"))]);
+    assert!(m.kvals(&p, true).unwrap().contains(&kvs("g", s("G2"))));
+    assert!(m.kvals(&p, false).unwrap().contains(&kvs("g", s("G3"))));
     // a REMOTE-only key is not visible to a local requester (protocol notes 2.4)
     let q = proc("ns", 1);
     m.commit(&q, PMIX_REMOTE, vec![kvs("only.remote", s("x"))]);
