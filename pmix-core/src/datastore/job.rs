@@ -63,7 +63,12 @@ impl JobRecord {
         info: &[Info],
         my_hostname: &PStr,
     ) -> Result<JobRecord> {
-        Self::from_register_iter(nspace, nlocalprocs, info.iter().cloned().map(Ok), my_hostname)
+        Self::from_register_iter(
+            nspace,
+            nlocalprocs,
+            info.iter().cloned().map(Ok),
+            my_hostname,
+        )
     }
 
     /// [`JobRecord::from_register`] from infos made one at a time (the host's C array

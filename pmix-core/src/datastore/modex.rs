@@ -180,7 +180,11 @@ impl ProcModex {
         self.entries
             .iter()
             .filter_map(|e| {
-                let v = if local { e.vals.local() } else { e.vals.remote() };
+                let v = if local {
+                    e.vals.local()
+                } else {
+                    e.vals.remote()
+                };
                 v.map(|v| Kval {
                     key: e.key.clone(),
                     value: v.clone(),
