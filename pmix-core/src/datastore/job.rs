@@ -96,7 +96,7 @@ impl JobRecord {
             nranks: 0,
             compact: false,
         };
-        r.apply(info)?;
+        r.apply(&mut info.into_iter())?;
         Ok(r)
     }
 
@@ -108,14 +108,15 @@ impl JobRecord {
     /// As [`JobRecord::from_register`].
     pub fn add_info(&mut self, info: &[Info]) -> Result<()> {
         let mut next = self.clone();
-        next.apply(info.iter().cloned().map(Ok))?;
+        next.apply(&mut info.iter().cloned().map(Ok))?;
         *self = next;
         Ok(())
     }
 
     /// Adds `info` to the record, then encodes the per-rank data (on error the record is
     /// partly changed).
-    fn apply(&mut self, info: impl IntoIterator<Item = Result<Info>>) -> Result<()> {
+    /// (Not generic: one copy of the code for every caller's iterator.)
+    fn apply(&mut self, info: &mut dyn Iterator<Item = Result<Info>>) -> Result<()> {
         let mut maps_changed = false;
         for i in info {
             let i = i?;

@@ -2,7 +2,8 @@
 //! and mapped read-only by each of our clients on the machine (gds "rsshm", negotiated as
 //! `docs/notes/datastore.md` describes). It replaces the per-client copy of the "hash" REQ
 //! reply: the clients share the page cache's one copy instead of each decoding the whole
-//! job into its heap.
+//! job into its heap. The server keeps the same bytes in its heap as its own form of a
+//! job's per-rank data ([`Segment::from_bytes`], `JobData::compact`).
 //!
 //! Layout (integers little-endian, offsets from the start of the file, so the mapping may
 //! sit at any address):
@@ -287,7 +288,12 @@ pub(crate) fn write_bytes<W: Write>(w: &mut W, bytes: &[u8], generation: u64) ->
     };
     w.write_all(head).map_err(io)?;
     w.write_all(&generation.to_le_bytes()).map_err(io)?;
-    w.write_all(rest).map_err(io)?;
+    // In pieces of 64 KiB, as `write` writes: one write of the whole file lets the kernel
+    // cache it in large folios, and our clients' mappings then fault in (and count) more of
+    // it than they read (0.5 MB instead of 0.25 of a 10,000-rank job's 1.4 MB).
+    for piece in rest.chunks(64 * 1024) {
+        w.write_all(piece).map_err(io)?;
+    }
     w.flush().map_err(io)
 }
 
