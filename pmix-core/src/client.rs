@@ -399,6 +399,16 @@ impl Client {
             .ingest_job(BufferType::NonDesc, nspace, kvals)
     }
 
+    /// Adds a namespace's job data held in a segment (the server process's own role
+    /// sharing its job record's encoded data, `Server::share_job`).
+    pub(crate) fn ingest_job_segment(
+        &self,
+        nspace: &PStr,
+        seg: Arc<crate::datastore::segment::Segment>,
+    ) -> Result<()> {
+        self.store.write().ingest_segment(nspace, seg)
+    }
+
     /// Forgets a namespace.
     pub fn forget_job(&self, nspace: &PStr) {
         self.store.write().remove_nspace(nspace);

@@ -482,7 +482,21 @@ impl Shared {
     /// `PMIx_server_register_nspace`.
     pub fn register_nspace(&self, nspace: &PStr, nlocal: u32, info: &[Info]) -> Result<()> {
         trace!("server: register {nspace} nlocal {nlocal}: {info:?}");
-        let job = JobRecord::from_register(nspace, nlocal, info, &self.cfg.hostname)?;
+        self.register_nspace_iter(nspace, nlocal, info.iter().cloned().map(Ok))
+    }
+
+    /// `PMIx_server_register_nspace` with the infos made one at a time (as the C API
+    /// converts the host's array): each is taken apart as it comes, so a large job's
+    /// registration is never held whole in two forms. The first `Err` ends the registration
+    /// with that error.
+    pub fn register_nspace_iter(
+        &self,
+        nspace: &PStr,
+        nlocal: u32,
+        info: impl IntoIterator<Item = Result<Info>>,
+    ) -> Result<()> {
+        trace!("server: register {nspace} nlocal {nlocal}");
+        let job = JobRecord::from_register_iter(nspace, nlocal, info, &self.cfg.hostname)?;
         let mut st = self.state.lock();
         st.req_replies.retain(|(ns, _), _| ns != nspace);
         drop_segments(&mut st, nspace);
@@ -496,6 +510,28 @@ impl Shared {
     /// The job data of a registered namespace, as its clients receive it.
     pub fn job_kvals(&self, nspace: &PStr) -> Option<Vec<Kval>> {
         self.state.lock().jobs.get(nspace).map(JobRecord::req_reply)
+    }
+
+    /// Gives the job data of a registered namespace to `client` (the server process's own
+    /// client role, which answers the host's `PMIx_Get`): the per-rank data as the job
+    /// record's encoded segment, shared rather than decoded into a second copy; the job
+    /// part decoded, as a client of ours takes it from a mapped segment.
+    ///
+    /// # Errors
+    /// `NotFound` for a namespace not registered; the store's errors for damaged data.
+    pub fn share_job(&self, nspace: &PStr, client: &crate::client::Client) -> Result<()> {
+        let seg = {
+            let st = self.state.lock();
+            let job = st.jobs.get(nspace).ok_or(Error::NotFound)?;
+            job.shared_segment()
+        };
+        match seg {
+            Some(seg) => client.ingest_job_segment(nspace, seg),
+            None => {
+                let kvals = self.job_kvals(nspace).ok_or(Error::NotFound)?;
+                client.ingest_job(nspace, kvals)
+            }
+        }
     }
 
     /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
@@ -1824,7 +1860,9 @@ impl Shared {
                 return;
             };
             let (_, all_local) = Self::local_participants(&st, &procs);
-            let contribution = if c.collect {
+            // Only the host's fence carries it: a fence of local processes only answers
+            // with a status, and their data stays here for GETNB.
+            let contribution = if c.collect && !all_local {
                 let local: Vec<Proc> = c.arrived.iter().map(|a| a.2.clone()).collect();
                 st.modex.contribution(&local)
             } else {

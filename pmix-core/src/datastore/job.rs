@@ -9,6 +9,11 @@ use crate::values::*;
 use crate::{Error, Result};
 
 /// A server's registration of one namespace (from `PMIx_server_register_nspace`).
+///
+/// The per-rank data is kept encoded (`JobData::compact`: the job-data segment, in the heap),
+/// not as decoded key lists: it is what the server sends, and at 10,000 ranks it takes a
+/// tenth of the memory. The job part (job-level keys, node, app and session arrays) stays
+/// decoded.
 #[derive(Debug, Clone)]
 pub struct JobRecord {
     pub nspace: PStr,
@@ -22,7 +27,16 @@ pub struct JobRecord {
     /// [`JobRecord::local_ranks`], computed when the registration changes (collectives
     /// consult it on every arrival).
     local: Vec<u32>,
+    /// The number of ranks with data.
+    nranks: usize,
+    /// `data` holds its per-rank data in a segment that says the whole job (its bytes are
+    /// the segment and the REQ reply of its buffer type).
+    compact: bool,
 }
+
+/// The buffer type the server keeps a job's per-rank data in: the default of both libraries
+/// (a peer of the other type gets the data re-encoded).
+const STORE_MODE: crate::codec::BufferType = crate::codec::BufferType::NonDesc;
 
 impl JobRecord {
     /// Parses the host's info array.
@@ -49,6 +63,26 @@ impl JobRecord {
         info: &[Info],
         my_hostname: &PStr,
     ) -> Result<JobRecord> {
+        Self::from_register_iter(
+            nspace,
+            nlocalprocs,
+            info.iter().cloned().map(Ok),
+            my_hostname,
+        )
+    }
+
+    /// [`JobRecord::from_register`] from infos made one at a time (the host's C array
+    /// converted as it is read), each taken apart as it comes: a large job is never held
+    /// converted and copied at once. An `Err` item ends the registration with that error.
+    ///
+    /// # Errors
+    /// As [`JobRecord::from_register`], and the first `Err` of `info`.
+    pub fn from_register_iter(
+        nspace: &PStr,
+        nlocalprocs: u32,
+        info: impl IntoIterator<Item = Result<Info>>,
+        my_hostname: &PStr,
+    ) -> Result<JobRecord> {
         let mut data = JobData::default();
         data.complete = true;
         let mut r = JobRecord {
@@ -59,8 +93,10 @@ impl JobRecord {
             node_map: None,
             proc_map: None,
             local: Vec::new(),
+            nranks: 0,
+            compact: false,
         };
-        r.add_info(info)?;
+        r.apply(&mut info.into_iter())?;
         Ok(r)
     }
 
@@ -72,24 +108,36 @@ impl JobRecord {
     /// As [`JobRecord::from_register`].
     pub fn add_info(&mut self, info: &[Info]) -> Result<()> {
         let mut next = self.clone();
+        next.apply(&mut info.iter().cloned().map(Ok))?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Adds `info` to the record, then encodes the per-rank data (on error the record is
+    /// partly changed).
+    /// (Not generic: one copy of the code for every caller's iterator.)
+    fn apply(&mut self, info: &mut dyn Iterator<Item = Result<Info>>) -> Result<()> {
         let mut maps_changed = false;
         for i in info {
+            let i = i?;
             let k = i.key.as_bytes();
             if k == keys::NODE_MAP {
-                next.node_map = Some(map_bytes(&i.value)?);
+                self.node_map = Some(map_bytes(&i.value)?);
                 maps_changed = true;
             } else if k == keys::PROC_MAP {
-                next.proc_map = Some(map_bytes(&i.value)?);
+                self.proc_map = Some(map_bytes(&i.value)?);
                 maps_changed = true;
             } else {
-                next.data.add_entry(i.key.clone(), i.value.clone(), 0)?;
+                self.data.add_entry(i.key, i.value, 0)?;
             }
         }
         if maps_changed {
-            next.expand_maps()?;
+            self.expand_maps()?;
         }
-        next.local = next.find_local_ranks();
-        *self = next;
+        self.local = self.find_local_ranks();
+        self.nranks = self.data.rank_ids().count();
+        // Kept decoded (and sent as before) if it cannot be encoded.
+        self.compact = self.data.compact(STORE_MODE).is_ok();
         Ok(())
     }
 
@@ -148,6 +196,7 @@ impl JobRecord {
                 }
             }
             for (lrank, &r) in ranks.iter().enumerate() {
+                d.materialize(r);
                 let kv = d.ranks.entry(r).or_default();
                 kv.insert_if_absent(keys::HOSTNAME, Value::String(Some(name.clone())));
                 if let Some(id) = nodeid {
@@ -181,6 +230,11 @@ impl JobRecord {
     /// # Errors
     /// `NoMem` when the job data exceeds what the segment's 32-bit offsets address.
     pub fn segment(&self, mode: crate::codec::BufferType, generation: u64) -> Result<Vec<u8>> {
+        if let Some(b) = self.segment_bytes(mode) {
+            let mut c = std::io::Cursor::new(Vec::with_capacity(b.len()));
+            super::segment::write_bytes(&mut c, b, generation)?;
+            return Ok(c.into_inner());
+        }
         super::segment::build(
             mode,
             generation,
@@ -203,6 +257,9 @@ impl JobRecord {
     ) -> Result<()> {
         let f = super::segment::create(path)?;
         let mut w = std::io::BufWriter::with_capacity(64 * 1024, f);
+        if let Some(b) = self.segment_bytes(mode) {
+            return super::segment::write_bytes(&mut w, b, generation);
+        }
         super::segment::write(
             &mut w,
             mode,
@@ -214,6 +271,10 @@ impl JobRecord {
 
     /// Packs the KVALs of [`JobRecord::req_reply`] into `p`, one at a time.
     pub fn pack_req_reply(&self, p: &mut crate::wire::msg::Pack) {
+        if let Some(b) = self.segment_bytes(p.mode()) {
+            p.raw(super::segment::stream(b));
+            return;
+        }
         for kv in self.data.job_part_kvals() {
             p.kval(&kv);
         }
@@ -228,13 +289,27 @@ impl JobRecord {
         self.data.to_kvals()
     }
 
+    /// The segment holding the job's per-rank data, when it says the whole job.
+    pub(crate) fn shared_segment(&self) -> Option<std::sync::Arc<super::segment::Segment>> {
+        self.segment_bytes(STORE_MODE)?;
+        self.data.mapped.clone()
+    }
+
+    /// The encoded job data (a segment of generation 0) when it is in buffer type `mode`.
+    fn segment_bytes(&self, mode: crate::codec::BufferType) -> Option<&[u8]> {
+        if !self.compact {
+            return None;
+        }
+        self.data.segment_bytes(mode)
+    }
+
     /// `pmix.job.size`, else the number of ranks with data.
     pub fn job_size(&self) -> u32 {
         self.data
             .kv
             .get(keys::JOB_SIZE)
             .and_then(as_u32)
-            .unwrap_or_else(|| u32::try_from(self.data.ranks.len()).unwrap_or(u32::MAX))
+            .unwrap_or_else(|| u32::try_from(self.nranks).unwrap_or(u32::MAX))
     }
 
     /// The ranks on this server's node: the `pmix.lpeers` of the node named `my_hostname`;
@@ -255,14 +330,13 @@ impl JobRecord {
             return v;
         }
         let by_host: Vec<u32> = d
-            .ranks
-            .iter()
-            .filter(|(_, kv)| {
-                kv.get(keys::HOSTNAME)
+            .rank_ids()
+            .filter(|&r| {
+                d.rank_value(r, keys::HOSTNAME)
+                    .as_deref()
                     .and_then(Value::as_str)
                     .is_some_and(|h| *h == self.my_hostname)
             })
-            .map(|(&r, _)| r)
             .collect();
         if !by_host.is_empty() {
             return by_host;
@@ -279,11 +353,7 @@ impl JobRecord {
 
     /// The KVALs registered for one rank (its `PMIX_PROC_DATA` and what the maps gave it).
     pub fn rank_info(&self, rank: u32) -> Vec<Kval> {
-        self.data
-            .ranks
-            .get(&rank)
-            .map(|kv| kv.to_vec())
-            .unwrap_or_default()
+        self.data.rank_list(rank)
     }
 
     /// The `pmix.pdata` array of one rank, as in the REQ reply; `None` when it has no data.

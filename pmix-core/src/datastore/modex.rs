@@ -21,7 +21,6 @@ use std::collections::HashMap;
 
 use pmix_sys::*;
 
-use super::realm::KvList;
 use super::{pack_kvals, read_kvals, read_one};
 use crate::codec::{BufferType, Decoder, Encoder};
 use crate::values::*;
@@ -38,17 +37,161 @@ pub struct ModexStore {
 
 #[derive(Debug, Default)]
 struct ProcModex {
-    /// LOCAL and GLOBAL values: what local requesters see.
-    local: KvList,
-    /// REMOTE and GLOBAL values: what goes to other nodes.
-    remote: KvList,
+    /// Every key of the process, in the order of its first COMMIT (or arrival from another
+    /// node), with its values for local and for remote requesters.
+    entries: Vec<Entry>,
+    /// Positions in `entries`, ordered by key (binary-searched).
+    by_key: Vec<u32>,
     /// The process committed to this server (it is local); otherwise its data came from
     /// another node, and is all any requester here may see.
     committed_here: bool,
     /// The store-wide number of the process's latest COMMIT.
     commits: u64,
-    /// For each key of `local`, the number of the COMMIT that last set it.
-    local_stamps: HashMap<Vec<u8>, u64>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    key: PStr,
+    vals: Vals,
+    /// The number of the COMMIT that last set the local value (0: none did).
+    stamp: u64,
+}
+
+/// A key's value for local requesters (LOCAL and GLOBAL puts) and for remote ones (REMOTE
+/// and GLOBAL puts). A value that serves both (a GLOBAL put, which a 4.2 client sends in
+/// its LOCAL and in its REMOTE buffer) is held once: a modex's values would otherwise be
+/// held twice for every local process.
+#[derive(Debug)]
+enum Vals {
+    Both(Value),
+    Apart {
+        local: Option<Value>,
+        remote: Option<Value>,
+    },
+}
+
+impl Vals {
+    fn local(&self) -> Option<&Value> {
+        match self {
+            Vals::Both(v) => Some(v),
+            Vals::Apart { local, .. } => local.as_ref(),
+        }
+    }
+
+    fn remote(&self) -> Option<&Value> {
+        match self {
+            Vals::Both(v) => Some(v),
+            Vals::Apart { remote, .. } => remote.as_ref(),
+        }
+    }
+
+    /// Sets the local value, the remote one, or both.
+    fn set(&mut self, local: bool, remote: bool, v: Value) {
+        let old = std::mem::replace(
+            self,
+            Vals::Apart {
+                local: None,
+                remote: None,
+            },
+        );
+        *self = match (old, local, remote) {
+            (_, true, true) => Vals::Both(v),
+            (Vals::Both(o), true, false) => Vals::Apart {
+                local: Some(v),
+                remote: Some(o),
+            },
+            (Vals::Both(o), false, true) => Vals::Apart {
+                local: Some(o),
+                remote: Some(v),
+            },
+            (Vals::Apart { remote: r, .. }, true, false) => Vals::Apart {
+                local: Some(v),
+                remote: r,
+            },
+            (Vals::Apart { local: l, .. }, false, true) => Vals::Apart {
+                local: l,
+                remote: Some(v),
+            },
+            (o, false, false) => o,
+        };
+        // A 4.2 client sends a GLOBAL put twice, in its LOCAL and its REMOTE buffer.
+        if let Vals::Apart {
+            local: Some(l),
+            remote: Some(r),
+        } = self
+            && l == r
+        {
+            let v = std::mem::replace(l, Value::Undef);
+            *self = Vals::Both(v);
+        }
+    }
+}
+
+impl ProcModex {
+    /// Where `key` is in `by_key`: `Ok(i)` when present, `Err(i)` where it would go.
+    fn search(&self, key: &[u8]) -> std::result::Result<usize, usize> {
+        self.by_key.binary_search_by(|&i| {
+            self.entries
+                .get(i as usize)
+                .map_or(&[][..], |e| e.key.as_bytes())
+                .cmp(key)
+        })
+    }
+
+    /// Sets `key`'s local and/or remote value; `stamp` is the COMMIT setting a local value.
+    fn set(&mut self, key: PStr, local: bool, remote: bool, v: Value, stamp: u64) {
+        if !local && !remote {
+            return;
+        }
+        let e = match self.search(key.as_bytes()) {
+            Ok(i) => {
+                let at = self.by_key[i] as usize;
+                &mut self.entries[at]
+            }
+            Err(i) => {
+                // More than 2^32 keys of one process do not fit in memory anyway.
+                let at = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
+                self.by_key.insert(i, at);
+                self.entries.push(Entry {
+                    key,
+                    vals: Vals::Apart {
+                        local: None,
+                        remote: None,
+                    },
+                    stamp: 0,
+                });
+                let last = self.entries.len() - 1;
+                &mut self.entries[last]
+            }
+        };
+        e.vals.set(local, remote, v);
+        if local {
+            e.stamp = stamp;
+        }
+    }
+
+    fn entry(&self, key: &[u8]) -> Option<&Entry> {
+        let i = self.search(key).ok()?;
+        self.entries.get(*self.by_key.get(i)? as usize)
+    }
+
+    /// The local (`local == true`) or remote values, in first-commit order.
+    fn list(&self, local: bool) -> Vec<Kval> {
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let v = if local {
+                    e.vals.local()
+                } else {
+                    e.vals.remote()
+                };
+                v.map(|v| Kval {
+                    key: e.key.clone(),
+                    value: v.clone(),
+                })
+            })
+            .collect()
+    }
 }
 
 impl ModexStore {
@@ -68,19 +211,10 @@ impl ModexStore {
         e.committed_here = true;
         self.seq += 1;
         e.commits = self.seq;
-        if matches!(scope, PMIX_LOCAL | PMIX_GLOBAL) {
-            for kv in &kvals {
-                e.local_stamps.insert(kv.key.as_bytes().to_vec(), e.commits);
-            }
-        }
-        match scope {
-            PMIX_LOCAL => e.local.merge(kvals),
-            PMIX_REMOTE => e.remote.merge(kvals),
-            PMIX_GLOBAL => {
-                e.local.merge(kvals.clone());
-                e.remote.merge(kvals);
-            }
-            _ => {}
+        let local = matches!(scope, PMIX_LOCAL | PMIX_GLOBAL);
+        let remote = matches!(scope, PMIX_REMOTE | PMIX_GLOBAL);
+        for kv in kvals {
+            e.set(kv.key, local, remote, kv.value, e.commits);
         }
     }
 
@@ -94,11 +228,7 @@ impl ModexStore {
     /// another node, what its node sent. `None` when nothing is known of the process.
     pub fn kvals(&self, proc: &Proc, local: bool) -> Option<Vec<Kval>> {
         let e = self.procs.get(proc)?;
-        Some(if e.committed_here && local {
-            e.local.to_vec()
-        } else {
-            e.remote.to_vec()
-        })
+        Some(e.list(e.committed_here && local))
     }
 
     /// For a local requester of a process that committed here: the number of its latest
@@ -106,7 +236,8 @@ impl ModexStore {
     /// `None` for a process that did not commit here.
     pub fn local_stamps(&self, proc: &Proc, key: &[u8]) -> Option<(u64, Option<u64>)> {
         let e = self.procs.get(proc).filter(|e| e.committed_here)?;
-        Some((e.commits, e.local_stamps.get(key).copied()))
+        let stamp = e.entry(key).filter(|x| x.vals.local().is_some());
+        Some((e.commits, stamp.map(|x| x.stamp)))
     }
 
     /// The LOCAL and GLOBAL values of a process that committed here, set by a COMMIT
@@ -115,14 +246,15 @@ impl ModexStore {
         let Some(e) = self.procs.get(proc).filter(|e| e.committed_here) else {
             return Vec::new();
         };
-        e.local
+        e.entries
             .iter()
-            .filter(|kv| {
-                e.local_stamps
-                    .get(kv.key.as_bytes())
-                    .is_some_and(|&n| n > since)
+            .filter(|x| x.stamp > since)
+            .filter_map(|x| {
+                x.vals.local().map(|v| Kval {
+                    key: x.key.clone(),
+                    value: v.clone(),
+                })
             })
-            .cloned()
             .collect()
     }
 
@@ -133,7 +265,7 @@ impl ModexStore {
         for p in procs {
             let mut inner = Encoder::new(BufferType::NonDesc);
             if let Some(m) = self.procs.get(p) {
-                pack_kvals(&mut inner, &m.remote.to_vec());
+                pack_kvals(&mut inner, &m.list(false));
             }
             let start = e.buf.len();
             let ok = e.pack(PMIX_PROC, &[Value::Proc(p.clone())]).is_ok()
@@ -168,7 +300,10 @@ impl ModexStore {
             parsed.push((proc, kvals));
         }
         for (proc, kvals) in parsed {
-            self.procs.entry(proc).or_default().remote.merge(kvals);
+            let e = self.procs.entry(proc).or_default();
+            for kv in kvals {
+                e.set(kv.key, false, true, kv.value, 0);
+            }
         }
         Ok(())
     }

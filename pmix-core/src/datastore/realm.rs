@@ -97,13 +97,6 @@ impl KvList {
     pub(crate) fn to_vec(&self) -> Vec<Kval> {
         self.items.clone()
     }
-
-    /// Adds every entry of `other`, replacing values of keys present in both.
-    pub(crate) fn merge(&mut self, other: Vec<Kval>) {
-        for kv in other {
-            self.insert(kv.key, kv.value);
-        }
-    }
 }
 
 /// A `pmix.node.arr` KVAL left in a mapped segment: its place in the segment's job part.
@@ -846,15 +839,85 @@ impl JobData {
     /// Each rank's `pmix.pdata` KVAL with its rank, in rank order, built one at a time (a
     /// large job's are encoded without all being copied at once).
     pub(crate) fn rank_kvals(&self) -> impl Iterator<Item = (u32, Kval)> + '_ {
-        self.ranks.keys().filter_map(|&rank| {
+        self.rank_ids().filter_map(|rank| {
             self.proc_array(rank)
                 .map(|v| (rank, kval(keys::PROC_DATA, v)))
         })
     }
 
+    /// The ranks with data, held or mapped, in increasing order.
+    pub(crate) fn rank_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut held = self.ranks.keys().copied().peekable();
+        let mut mapped = self
+            .mapped
+            .as_ref()
+            .map(|s| {
+                let (l, b) = (*s.layout(), s.bytes());
+                (0..l.ranks()).map_while(move |i| l.nth(b, i).map(|(r, _)| r))
+            })
+            .into_iter()
+            .flatten()
+            .peekable();
+        std::iter::from_fn(move || match (held.peek(), mapped.peek()) {
+            (Some(&h), Some(&m)) if m < h => mapped.next(),
+            (Some(&h), Some(&m)) if m == h => {
+                mapped.next();
+                held.next()
+            }
+            (Some(_), _) => held.next(),
+            (None, _) => mapped.next(),
+        })
+    }
+
+    /// The keys of `rank` (not `pmix.rank`; qualified values apart), held or mapped.
+    pub(crate) fn rank_list(&self, rank: u32) -> Vec<Kval> {
+        if let Some(kv) = self.ranks.get(&rank) {
+            return kv.to_vec();
+        }
+        self.mapped_items(rank)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|i| !matches!(i.key.as_bytes(), keys::RANK | keys::QUALIFIED_VALUE))
+            .map(|i| Kval {
+                key: i.key,
+                value: i.value,
+            })
+            .collect()
+    }
+
+    /// Moves the per-rank data into a segment in the heap, encoded in `mode` (a rank's few
+    /// keys take about a tenth of the memory there that they take decoded); lookups then
+    /// read it as they read a mapped segment, and data added to a rank copies that rank's
+    /// data back first. The segment is the job-data segment a server publishes, generation
+    /// 0 (see [`JobData::segment_bytes`]).
+    ///
+    /// # Errors
+    /// As `segment::build`; the data is then unchanged.
+    pub(crate) fn compact(&mut self, mode: BufferType) -> Result<()> {
+        let bytes = super::segment::build(mode, 0, &self.job_part_kvals(), self.rank_kvals())?;
+        let seg = super::segment::Segment::from_bytes(bytes)?;
+        self.ranks = BTreeMap::new();
+        self.qualified.retain(|(r, _)| *r == PMIX_RANK_WILDCARD);
+        self.mapped = Some(Arc::new(seg));
+        Ok(())
+    }
+
+    /// The bytes of the segment [`JobData::compact`] made, when it is in buffer type `mode`
+    /// and no rank's data was copied back to the heap. The caller knows whether the job
+    /// part changed since.
+    pub(crate) fn segment_bytes(&self, mode: BufferType) -> Option<&[u8]> {
+        let seg = self.mapped.as_ref()?;
+        (self.ranks.is_empty() && seg.mode() == mode).then(|| seg.bytes())
+    }
+
     /// The `pmix.pdata` array of `rank`: `pmix.rank` (PROC_RANK) first, then its keys and
     /// qualified values; `None` when the rank has no data.
     pub(crate) fn proc_array(&self, rank: u32) -> Option<Value> {
+        if !self.ranks.contains_key(&rank) {
+            if let Some(items) = self.mapped_items(rank) {
+                return Some(info_array(items));
+            }
+        }
         let kv = self.ranks.get(&rank);
         let quals = self.qualified.iter().filter(|(r, _)| *r == rank);
         let n = kv.map_or(0, KvList::len) + quals.clone().count();

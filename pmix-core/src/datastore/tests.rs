@@ -1075,8 +1075,16 @@ fn modex_scopes() {
         .into_iter()
         .map(|k| k.key)
         .collect();
+    // (in the order of the keys' first commit)
     assert_eq!(local, vec![PStr::from("l"), PStr::from("g")]);
-    assert_eq!(remote, vec![PStr::from("r"), PStr::from("g")]);
+    assert_eq!(remote, vec![PStr::from("g"), PStr::from("r")]);
+    // a value sent in both buffers is one value; changing one side leaves the other
+    m.commit(&p, PMIX_LOCAL, vec![kvs("g", s("G2"))]);
+    assert!(m.kvals(&p, true).unwrap().contains(&kvs("g", s("G2"))));
+    assert!(m.kvals(&p, false).unwrap().contains(&kvs("g", s("G"))));
+    m.commit(&p, PMIX_REMOTE, vec![kvs("g", s("G3"))]);
+    assert!(m.kvals(&p, true).unwrap().contains(&kvs("g", s("G2"))));
+    assert!(m.kvals(&p, false).unwrap().contains(&kvs("g", s("G3"))));
     // a REMOTE-only key is not visible to a local requester (protocol notes 2.4)
     let q = proc("ns", 1);
     m.commit(&q, PMIX_REMOTE, vec![kvs("only.remote", s("x"))]);
@@ -1638,4 +1646,79 @@ fn damaged_segments_are_refused_cleanly() {
     );
     // A published file is never written again.
     assert!(segment::write_file(&whole, &good).is_err());
+}
+
+/// The server keeps a job's per-rank data encoded (`JobData::compact`). What it sends and
+/// answers from that form is what the decoded form gave: the hash reply copied from the
+/// stored bytes (NonDesc) or re-encoded (FullyDesc) is its KVALs packed one at a time; the
+/// segment file's bytes are the same in either case; the server process's own client role,
+/// sharing the record's segment, answers like a store fed the inline reply; and data added
+/// after the registration merges with the encoded data and goes out with the job.
+#[test]
+fn job_record_keeps_rank_data_encoded() {
+    let mut rec = rich_record();
+    for mode in MODES {
+        let mut p = crate::wire::msg::Pack::new(mode);
+        p.string(Some(b"ns"));
+        rec.pack_req_reply(&mut p);
+        assert_eq!(
+            p.into_bytes(),
+            req_reply_bytes(mode, "ns", &rec.req_reply()),
+            "{mode:?}"
+        );
+        let l = segment::Layout::parse(&rec.segment(mode, 9).unwrap(), 9).unwrap();
+        assert_eq!(l.ranks(), 4);
+    }
+    let seg = rec.shared_segment().expect("the rank data is encoded");
+    assert_eq!(seg.mode(), BufferType::NonDesc);
+    for me in [proc("ns", 3), proc("other", 0)] {
+        let mut shared = ClientStore::new(me.clone());
+        shared.ingest_segment(&"ns".into(), seg.clone()).unwrap();
+        let inline = ingest(me.clone(), BufferType::NonDesc, "ns", &rec.req_reply());
+        for (p, k, i) in realm_gets() {
+            let qq = q(&i);
+            assert_eq!(
+                shared.get(&p, &k, &qq),
+                inline.get(&p, &k, &qq),
+                "me {me:?}: get {p:?} {} {i:?}",
+                String::from_utf8_lossy(&k)
+            );
+        }
+    }
+    // the server's own lookups
+    assert_eq!(rec.get(1, b"host.rank.key"), Some(Value::Uint64(1001)));
+    assert_eq!(rec.get(9, b"host.rank.key"), None);
+    assert_eq!(rec.job_size(), 4);
+    let before = rec.rank_info(1);
+    assert!(before.contains(&kvs("host.rank.key", Value::Uint64(1001))));
+    assert!(rec.proc_data(2).is_some());
+    // data added later: merged with the rank's encoded data, encoded again, sent
+    rec.add_info(&[info(
+        PMIX_PROC_DATA,
+        arr(vec![
+            info(PMIX_RANK, Value::ProcRank(1)),
+            Info::new("late.key", s("v")),
+        ]),
+    )])
+    .unwrap();
+    let after = rec.rank_info(1);
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(after.starts_with(&before));
+    assert_eq!(rec.get(1, b"late.key"), Some(s("v")));
+    assert!(rec.shared_segment().is_some());
+    for mode in MODES {
+        let mut p = crate::wire::msg::Pack::new(mode);
+        p.string(Some(b"ns"));
+        rec.pack_req_reply(&mut p);
+        let (_, kvals) = read_req_reply(mode, &p.into_bytes());
+        let st = ingest(proc("ns", 0), mode, "ns", &kvals);
+        assert_eq!(
+            st.get(&proc("ns", 1), b"late.key", &q(&[])),
+            Lookup::Found(s("v"))
+        );
+        assert_eq!(
+            st.get(&proc("ns", 1), b"host.rank.key", &q(&[])),
+            Lookup::Found(Value::Uint64(1001))
+        );
+    }
 }

@@ -15,6 +15,10 @@ impl Pack {
     pub fn new(mode: BufferType) -> Pack {
         Pack(Encoder::new(mode))
     }
+    /// The buffer type of the payload.
+    pub fn mode(&self) -> BufferType {
+        self.0.mode
+    }
     /// A payload that starts with a command byte.
     pub fn cmd(mode: BufferType, cmd: u8) -> Pack {
         let mut p = Pack::new(mode);

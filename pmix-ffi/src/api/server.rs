@@ -151,13 +151,18 @@ pub unsafe extern "C" fn PMIx_server_register_nspace(
         if ns.is_empty() || ns.len() > PMIX_MAX_NSLEN {
             return Err(Error::BadParam);
         }
+        // Converted one info at a time as the server takes them in (a large job's array is
+        // never held converted whole).
         // SAFETY: per this function's contract.
-        let info = unsafe { infos(info, ninfo) }?;
-        let r = s.register_nspace(&ns, u32::try_from(nlocalprocs.max(0)).unwrap_or(0), &info);
+        let info = unsafe { ptr::slice(info, ninfo) }?;
+        // SAFETY: per this function's contract, every element is a valid info.
+        let info = info.iter().map(|i| unsafe { convert::info_from_c(i) });
+        let r = s.register_nspace_iter(&ns, u32::try_from(nlocalprocs.max(0)).unwrap_or(0), info);
+        // The host's own PMIx_Get reads the job record's data (shared, not copied).
         if r.is_ok()
-            && let (Ok(c), Some(kv)) = (lifecycle::client(), s.job_kvals(&ns))
+            && let Ok(c) = lifecycle::client()
         {
-            let _ = c.ingest_job(&ns, kv);
+            let _ = s.share_job(&ns, &c);
         }
         op_later(&s, "PMIx_server_register_nspace", cbfunc, cbdata, r)
     })
