@@ -30,7 +30,7 @@ HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix
 all: lib
 
 lib:
-	$(CARGO) build --profile dist -p pmix-ffi
+	PMIX_TEXT_ORDER=$(CURDIR)/pmix-ffi/client-text.order $(CARGO) build --profile dist -p pmix-ffi
 	$(CARGO) build --release -p pmixrun -p ptools
 
 headers:

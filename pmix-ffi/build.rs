@@ -1,5 +1,23 @@
 //! Gives the shared library the reference's SONAME, so that programs linked against
 //! OpenPMIx's `libpmix.so.2` load this one.
+//!
+//! With `PMIX_TEXT_ORDER` naming a file of symbol names (the Makefile's `lib` target sets it to
+//! `pmix-ffi/client-text.order`), the linker places those functions first in `.text`: they are
+//! the ones a client runs (`bench/text-order.sh` lists them), so a client maps that part of the
+//! text and not the whole of it (the kernel maps the 64 kB around every page fault of a file
+//! mapping). The flag is LLD's, the linker Rust uses on x86_64 Linux since 1.90.
 fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libpmix.so.2");
+    println!("cargo:rerun-if-env-changed=PMIX_TEXT_ORDER");
+    if let Some(order) = std::env::var_os("PMIX_TEXT_ORDER").filter(|v| !v.is_empty()) {
+        let order = std::path::PathBuf::from(order);
+        println!("cargo:rerun-if-changed={}", order.display());
+        println!(
+            "cargo:rustc-cdylib-link-arg=-Wl,--symbol-ordering-file={}",
+            order.display()
+        );
+        // Names missing from this build (a function inlined away, or renamed since the list
+        // was made) only lose their place; `bench/text-order.sh check` counts them.
+        println!("cargo:rustc-cdylib-link-arg=-Wl,--no-warn-symbol-ordering");
+    }
 }
