@@ -14,10 +14,11 @@
 #                                who wakes whom and how long each woken thread waited for a CPU
 #                                (needs perf; not part of "all")
 #   bench/profile.sh text-order  callgrind of clients (bclient main with N=2, bclient init, and the
-#                                MPI hello under mpirun if there is one): writes the functions of
-#                                our library they run to pmix-ffi/client-text.order, which the
-#                                linker places first in .text (see pmix-ffi/build.rs); rerun it
-#                                after `make stage` when the client's code paths change
+#                                MPI hello under mpirun if there is one), then of a host: writes
+#                                the functions of our library they run (the clients' first) to
+#                                pmix-ffi/client-text.order, which the linker places first in
+#                                .text (see pmix-ffi/build.rs); rerun it after `make stage` when
+#                                the code paths of clients or hosts change
 #   bench/profile.sh text-order-check   how many names of that list this build's library lacks
 #                                (renamed or inlined away since the list was made), and the
 #                                64 kB windows of text the listed functions span
@@ -163,8 +164,17 @@ text_order() {
       env LD_LIBRARY_PATH="$lib" mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_LIBRARY_PATH \
         "${vg[@]}" --callgrind-out-file="$cg/mpi.%p.cg" "$bin/hello_mpi" >/dev/null || return 1
   fi
-  cg_functions "$cg"/*.cg > "$root/pmix-ffi/client-text.order"
-  echo "$(wc -l < "$root/pmix-ffi/client-text.order") functions written to pmix-ffi/client-text.order"
+  echo "== text-order: callgrind of the host (bhost -n 2 -j 100, clients bclient main)"
+  run "$cg/host" BENCH_GET_ITERS=200 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=10 BENCH_DM_ROUNDS=5 \
+    "${vg[@]}" --callgrind-out-file="$cg/host.cg" "$bin/bhost" -n 2 -j 100 -t 280 -- \
+    "$bin/bclient" main || return 1
+  # The clients' functions first, then the host's others: a client maps the first part only,
+  # the host both, and neither maps the code only tools or the launcher run.
+  cg_functions $(ls "$cg"/*.cg | grep -v '/host\.cg$') > "$cg/client.txt"
+  cg_functions "$cg/host.cg" | grep -vxF -f "$cg/client.txt" > "$cg/host-only.txt"
+  cat "$cg/client.txt" "$cg/host-only.txt" > "$root/pmix-ffi/client-text.order"
+  echo "$(wc -l < "$cg/client.txt") client functions and $(wc -l < "$cg/host-only.txt") more" \
+    "of the host written to pmix-ffi/client-text.order"
   text_order_check
 }
 
