@@ -155,7 +155,8 @@ text_order() {
   rm -rf "$cg"; mkdir -p "$cg"
   echo "== text-order: callgrind of bclient main (N=2), bclient init (N=1)"
   run "$cg/main" BENCH_GET_ITERS=200 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=10 BENCH_DM_ROUNDS=5 \
-    "$bin/bhost" -n 2 -t 280 -- "${vg[@]}" --callgrind-out-file="$cg/main.%p.cg" "$bin/bclient" main || return 1
+    "$bin/bhost" -n 2 -t 280 -- "${vg[@]}" --callgrind-out-file="$cg/main.%p.cg" \
+    "$bin/bclient" main || return 1
   run "$cg/init" "$bin/bhost" -n 1 -r 2 -t 280 -- "${vg[@]}" --callgrind-out-file="$cg/init.%p.cg" \
     "$bin/bclient" init || return 1
   if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
@@ -206,6 +207,7 @@ case ${1:-all} in
   text-order) text_order ;;
   text-order-check) text_order_check ;;
   all) handshake; dmodex; memory ;;
-  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|text-order|text-order-check|all"; exit 2 ;;
+  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|text-order|text-order-check|all"
+     exit 2 ;;
 esac
 echo "profile output in $out"

@@ -2,11 +2,12 @@
 //! OpenPMIx's `libpmix.so.2` load this one.
 //!
 //! With `PMIX_TEXT_ORDER` naming a file of symbol names (the Makefile's `lib` target sets it to
-//! `pmix-ffi/client-text.order`), the linker places those functions first in `.text`: they are
-//! the ones a client runs (`bench/profile.sh text-order` lists them), so a client maps that part of the
-//! text and not the whole of it (the kernel maps the 64 kB around every page fault of a file
-//! mapping). The flag is LLD's, the linker Rust uses on x86_64 Linux since 1.90. The same
-//! build moves the PLT before `.text` (`text-layout.ld`), beside those functions.
+//! `pmix-ffi/client-text.order`), the linker places those functions first in `.text`: the ones
+//! a client runs, then those a host runs besides (`bench/profile.sh text-order` lists them).
+//! A client then maps that first part of the text and not the whole of it (the kernel maps the
+//! page-cache folio, or 64 kB, around every page fault of a file mapping). The flag is LLD's,
+//! the linker Rust uses on x86_64 Linux since 1.90. The same build moves the PLT before
+//! `.text` (`text-layout.ld`), beside those functions.
 fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libpmix.so.2");
     println!("cargo:rerun-if-env-changed=PMIX_TEXT_ORDER");

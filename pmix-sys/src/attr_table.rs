@@ -243,7 +243,10 @@ mod tests {
         assert_eq!(last.key, crate::PMIX_QUERY_PROVISIONAL_ABI_VERSION);
         assert!(ATTRIBUTES.get(ATTRIBUTES.len()).is_none());
         let evbase = DEPRECATED_ATTRIBUTES.iter().next().unwrap();
-        assert_eq!((evbase.name, evbase.key), (c"PMIX_EVENT_BASE", c"pmix.evbase"));
+        assert_eq!(
+            (evbase.name, evbase.key),
+            (c"PMIX_EVENT_BASE", c"pmix.evbase")
+        );
         assert_eq!(
             ATTRIBUTES.iter().chain(DEPRECATED_ATTRIBUTES).count(),
             ATTRIBUTES.len() + DEPRECATED_ATTRIBUTES.len()
