@@ -29,8 +29,13 @@ HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix
 
 all: lib
 
+# The installed library is built without the rlib crate type of pmix-ffi/Cargo.toml (which the
+# tests link): with an rlib among the outputs rustc keeps every Rust symbol exported through LTO,
+# so calls between the library's own functions went through the GOT (1,000 relocated entries,
+# 8 kB of private pages per process, an extra load per call).
 lib:
-	$(CARGO) build --profile dist -p pmix-ffi
+	PMIX_TEXT_ORDER=$(CURDIR)/pmix-ffi/client-text.order $(CARGO) rustc --profile dist -p pmix-ffi --lib \
+		--crate-type cdylib,staticlib
 	$(CARGO) build --release -p pmixrun -p ptools
 
 headers:

@@ -13,6 +13,15 @@
 #                                client on CPU 1, 300 barrier rounds), then perf sched timehist:
 #                                who wakes whom and how long each woken thread waited for a CPU
 #                                (needs perf; not part of "all")
+#   bench/profile.sh text-order  callgrind of clients (bclient main, N=2 and 1, bclient init, the
+#                                MPI hello under mpirun if there is one), then of a host: writes
+#                                the functions of our library they run (the clients' first) to
+#                                pmix-ffi/client-text.order, which the linker places first in
+#                                .text (see pmix-ffi/build.rs); rerun it after `make stage` when
+#                                the code paths of clients or hosts change
+#   bench/profile.sh text-order-check   how many names of that list this build's library lacks
+#                                (renamed or inlined away since the list was made), and the
+#                                64 kB windows of text the listed functions span
 #   bench/profile.sh all         handshake, dmodex and memory
 #
 # LIB=ref profiles the reference instead of ours. Output: build/bench/profile/ (or
@@ -112,12 +121,102 @@ wakeups() {
       END { for (k in v) { split(v[k], a, " "); printf "  %-14s %s (%d switches)\n", k, a[int((n[k] + 1) / 2)], n[k] } }'
 }
 
+# Mangled names of the functions of our library that the callgrind outputs ($@) ran.
+cg_functions() {
+  python3 - "$@" <<'EOF'
+import re, sys
+ran = set()
+for path in sys.argv[1:]:
+    names, objs, ob = {}, {}, None
+    for line in open(path, errors="replace"):
+        m = re.match(r"^(c?ob|c?fn)=(?:\((\d+)\))?\s*(.*)$", line.rstrip("\n"))
+        if not m:
+            continue
+        kind, idx, name = m.groups()
+        table = objs if kind.endswith("ob") else names
+        if idx is not None:
+            if name:
+                table[idx] = name
+            else:
+                name = table.get(idx, "")
+        if kind == "ob":
+            ob = name
+        elif kind == "fn" and ob and "libpmix" in ob:
+            ran.add(re.sub(r"'\d+$", "", name))  # callgrind's recursion-depth suffix
+for name in sorted(ran):
+    if not name.startswith("0x"):  # PLT stubs and the like, no symbol
+        print(name)
+EOF
+}
+
+text_order() {
+  [ "$LIB" = ours ] || { echo "text-order profiles our library only"; return 1; }
+  local cg="$out/text-order" vg=("$VALGRIND" -q --tool=callgrind --demangle=no --dump-instr=no)
+  rm -rf "$cg"; mkdir -p "$cg"
+  echo "== text-order: callgrind of bclient main (N=2 and N=1), bclient init (N=1)"
+  run "$cg/main" BENCH_GET_ITERS=200 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=10 BENCH_DM_ROUNDS=5 \
+    "$bin/bhost" -n 2 -t 280 -- "${vg[@]}" --callgrind-out-file="$cg/main.%p.cg" \
+    "$bin/bclient" main || return 1
+  run "$cg/main1" BENCH_GET_ITERS=200 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=10 BENCH_DM_ROUNDS=5 \
+    "$bin/bhost" -n 1 -t 280 -- "${vg[@]}" --callgrind-out-file="$cg/main1.%p.cg" \
+    "$bin/bclient" main || return 1
+  run "$cg/init" "$bin/bhost" -n 1 -r 2 -t 280 -- "${vg[@]}" --callgrind-out-file="$cg/init.%p.cg" \
+    "$bin/bclient" init || return 1
+  if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+    echo "== text-order: callgrind of the MPI hello, mpirun -np 2"
+    mpicc -O2 -Wall "$here/hello_mpi.c" -o "$bin/hello_mpi" &&
+      env LD_LIBRARY_PATH="$lib" mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_LIBRARY_PATH \
+        "${vg[@]}" --callgrind-out-file="$cg/mpi.%p.cg" "$bin/hello_mpi" >/dev/null || return 1
+  fi
+  echo "== text-order: callgrind of the host (bhost -n 2 -j 100, clients bclient main)"
+  run "$cg/host" BENCH_GET_ITERS=200 BENCH_WARMUP=0 BENCH_FENCE_ROUNDS=10 BENCH_DM_ROUNDS=5 \
+    "${vg[@]}" --callgrind-out-file="$cg/host.cg" "$bin/bhost" -n 2 -j 100 -t 280 -- \
+    "$bin/bclient" main || return 1
+  # The clients' functions first, then the host's others: a client maps the first part only,
+  # the host both, and neither maps the code only tools or the launcher run.
+  # The C runtime's start-up code (crtbeginS.o) runs at every load; callgrind does not name
+  # it (its symbols have no size).
+  { cg_functions $(ls "$cg"/*.cg | grep -v '/host\.cg$')
+    printf '%s\n' frame_dummy register_tm_clones deregister_tm_clones __do_global_dtors_aux
+  } > "$cg/client.txt"
+  cg_functions "$cg/host.cg" | grep -vxF -f "$cg/client.txt" > "$cg/host-only.txt"
+  cat "$cg/client.txt" "$cg/host-only.txt" > "$root/pmix-ffi/client-text.order"
+  echo "$(wc -l < "$cg/client.txt") client functions and $(wc -l < "$cg/host-only.txt") more" \
+    "of the host written to pmix-ffi/client-text.order"
+  text_order_check
+}
+
+text_order_check() {
+  local so; so=$(realpath "$OURS_LIB/libpmix.so.2")
+  nm -S "$so" | python3 -c '
+import sys
+order = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+syms = {}
+for line in sys.stdin:
+    p = line.split()
+    if len(p) == 3:  # no size
+        p = [p[0], "0", p[1], p[2]]
+    if len(p) == 4 and p[2] in "tTwW":
+        syms[p[3]] = (int(p[0], 16), int(p[1], 16))
+missing = [n for n in order if n not in syms]
+spans = [syms[n] for n in order if n in syms]
+windows = {a // 65536 for s, z in spans for a in range(s, s + max(z, 1), 4096)}
+print(f"{len(order)} names listed, {len(missing)} not in {sys.argv[2]}; the listed functions: "
+      f"{sum(z for _, z in spans) // 1024} kB in {len(windows)} windows of 64 kB")
+for n in missing[:20]:
+    print("  missing:", n)
+' "$root/pmix-ffi/client-text.order" "$so"
+}
+
 case ${1:-all} in
   handshake) handshake ;;
   dmodex) dmodex ;;
   memory) memory ;;
   wakeups) wakeups ;;
+  text-order) text_order ;;
+  text-order-check) text_order_check ;;
   all) handshake; dmodex; memory ;;
-  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|all"; exit 2 ;;
+  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|text-order|text-order-check|all"
+     exit 2 ;;
 esac
 echo "profile output in $out"

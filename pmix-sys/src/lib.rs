@@ -32,24 +32,31 @@ pub struct AttrDef {
     pub ty: types::pmix_data_type_t,
 }
 
+pub mod attr_table;
+pub use attr_table::AttrTable;
+
 /// Declares attribute keys as `&CStr` constants and collects them, in order, into a table.
 /// cbindgen skips `&CStr` constants, so `xtask` writes the C `#define`s from the table.
+///
+/// The table holds its names and keys in two byte strings and each entry as offsets into
+/// them ([`AttrTable`]): no pointer per entry, so the table needs no relocation when the
+/// library is loaded and stays in shared read-only pages (as `&CStr` pairs it was 21 kB of
+/// pages every process relocated, hence its own copy).
 macro_rules! attribute_table {
     ($table:ident; $($name:ident = $key:literal, $ty:ident;)*) => {
         $(pub const $name: &core::ffi::CStr = $key;)*
         /// Every attribute of this group, in header order.
-        pub static $table: &[$crate::AttrDef] = &[
-            $($crate::AttrDef { name: $crate::cstr_of(concat!(stringify!($name), "\0")), key: $key, ty: $crate::consts::$ty },)*
-        ];
+        pub static $table: $crate::AttrTable = {
+            const KEYS: &[&core::ffi::CStr] = &[$($key),*];
+            const TYPES: &[$crate::types::pmix_data_type_t] = &[$($crate::consts::$ty),*];
+            const NAMES: &[u8] = concat!($(stringify!($name), "\0"),*).as_bytes();
+            const N: usize = KEYS.len();
+            const KEY_BYTES: usize = $crate::attr_table::joined_len(KEYS);
+            const KEY_BLOB: [u8; KEY_BYTES] = $crate::attr_table::join(KEYS);
+            const ENTRIES: [$crate::attr_table::AttrEntry; N] =
+                $crate::attr_table::entries(NAMES, KEYS, TYPES);
+            $crate::AttrTable::new(NAMES, &KEY_BLOB, &ENTRIES)
+        };
     };
 }
 pub(crate) use attribute_table;
-
-/// A `&CStr` from a NUL-terminated literal, at compile time.
-#[doc(hidden)]
-pub const fn cstr_of(s: &'static str) -> &'static core::ffi::CStr {
-    match core::ffi::CStr::from_bytes_with_nul(s.as_bytes()) {
-        Ok(c) => c,
-        Err(_) => panic!("attribute name is not a C string"),
-    }
-}

@@ -203,7 +203,7 @@ impl Gen {
         self.cbindgen(&srcs, &[ItemType::Functions], exclude)
     }
 
-    fn attr_defines(table: &[pmix_sys::AttrDef]) -> String {
+    fn attr_defines(table: pmix_sys::AttrTable) -> String {
         let mut s = String::new();
         for a in table {
             let key = a.key.to_str().expect("attribute keys are ASCII");
