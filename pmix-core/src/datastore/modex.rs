@@ -51,6 +51,22 @@ struct ProcModex {
     local_stamps: HashMap<Vec<u8>, u64>,
 }
 
+impl ProcModex {
+    fn newest_first(&self) -> Vec<Kval> {
+        let mut v: Vec<(u64, &Kval)> = self
+            .local
+            .iter()
+            .map(|kv| {
+                let n = self.local_stamps.get(kv.key.as_bytes()).copied();
+                (n.unwrap_or(0), kv)
+            })
+            .collect();
+        // Stable: the values of one COMMIT keep their order.
+        v.sort_by_key(|e| std::cmp::Reverse(e.0));
+        v.into_iter().map(|(_, kv)| kv.clone()).collect()
+    }
+}
+
 impl ModexStore {
     /// An empty store.
     pub fn new() -> ModexStore {
@@ -123,6 +139,26 @@ impl ModexStore {
                     .is_some_and(|&n| n > since)
             })
             .cloned()
+            .collect()
+    }
+
+    /// The LOCAL and GLOBAL values of a process that committed here (what a local requester
+    /// sees), the most recently committed first (values of one COMMIT in the store's
+    /// order); `None` for a process that did not commit here.
+    pub fn local_newest_first(&self, proc: &Proc) -> Option<Vec<Kval>> {
+        self.procs
+            .get(proc)
+            .filter(|e| e.committed_here)
+            .map(ProcModex::newest_first)
+    }
+
+    /// The processes of `nspace` that committed here, with
+    /// [`ModexStore::local_newest_first`], in no particular order.
+    pub fn local_procs(&self, nspace: &PStr) -> Vec<(u32, Vec<Kval>)> {
+        self.procs
+            .iter()
+            .filter(|(p, e)| p.nspace == *nspace && e.committed_here)
+            .map(|(p, e)| (p.rank, e.newest_first()))
             .collect()
     }
 

@@ -419,3 +419,458 @@ impl Drop for Segment {
         let _ = unsafe { rustix::mm::munmap(self.ptr.as_ptr().cast(), self.len) };
     }
 }
+
+// ---- The modex segment --------------------------------------------------------------------
+//
+// Local peers' committed data (gds "rsshm", docs/notes/datastore.md section 8): one file per
+// namespace, written in place by the server's progress thread at each COMMIT and read by our
+// clients without asking the server. Layout (integers little-endian, offsets from the start
+// of the file):
+//
+// | offset | size | field |
+// |---|---|---|
+// | 0 | 8 | magic `PMIXrsM1` |
+// | 8 | 4 | layout version (1) |
+// | 12 | 4 | buffer type of the blobs (always 1, non-described) |
+// | 16 | 8 | generation (named in the REQ reply) |
+// | 24 | 8 | length of the file (fixed at creation; the file is sparse) |
+// | 32 | 8 | number of rank slots |
+// | 40 | 8 | offset of the slot table |
+// | 48 | 8 | offset of the data area |
+// | 56 | 8 | state: 0 while the server keeps the segment up to date, 1 once retired |
+//
+// Slot `r` (32 bytes, 8-aligned, each field an atomic `u64`): a sequence number (odd while
+// the server rewrites the rank's blob), the offset and length of the rank's blob (length 0:
+// nothing published), and the capacity of the region the blob lies in. A blob is
+// `PACK(KVAL)*` of the rank's LOCAL and GLOBAL values (everything a local peer may see), each
+// key once, the most recently committed first (a reader takes the first match and usually
+// needs only the start of the blob), replaced as a whole at each of the rank's COMMITs: in place when it fits the rank's region
+// (a seqlock: readers copy the blob out and retry when the sequence number moved), else in a
+// new region of twice the size taken from the data area (append-only; the old region is
+// abandoned). A rank whose blob no longer fits anywhere gets length 0, and readers ask the
+// server.
+
+/// The first bytes of a modex segment.
+pub(crate) const MODEX_MAGIC: [u8; 8] = *b"PMIXrsM1";
+/// Bytes of a modex segment's header.
+pub(crate) const MODEX_HEADER: usize = 64;
+/// Bytes of one rank slot.
+const SLOT: usize = 32;
+/// The length of a modex segment file (sparse: only the pages written take memory).
+pub(crate) const MODEX_LEN: usize = 64 << 20;
+/// The most rank slots a modex segment has (ranks above are served by the server).
+pub(crate) const MODEX_MAX_SLOTS: usize = 1 << 20;
+/// The smallest region given to a rank's blob.
+const MIN_REGION: usize = 256;
+/// How often a reader retries a blob the server is rewriting before asking the server.
+const READ_TRIES: usize = 1000;
+/// How much of a blob a reader copies first.
+const FIRST_READ: usize = 2048;
+
+/// Where a modex segment's parts lie, checked against the mapping's length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ModexLayout {
+    pub(crate) generation: u64,
+    nslots: usize,
+    slots_off: usize,
+    data_off: usize,
+}
+
+impl ModexLayout {
+    /// The layout of a new segment of `len` bytes with `nslots` slots.
+    fn new(generation: u64, nslots: usize, len: usize) -> Option<ModexLayout> {
+        let data_off = MODEX_HEADER.checked_add(nslots.checked_mul(SLOT)?)?;
+        (data_off < len).then_some(ModexLayout {
+            generation,
+            nslots,
+            slots_off: MODEX_HEADER,
+            data_off,
+        })
+    }
+
+    /// The header's bytes.
+    fn header(&self, len: usize) -> Vec<u8> {
+        let mut h = Vec::with_capacity(MODEX_HEADER);
+        h.extend_from_slice(&MODEX_MAGIC);
+        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&u32::from(BufferType::NonDesc.wire_value()).to_le_bytes());
+        for v in [
+            self.generation,
+            len as u64,
+            self.nslots as u64,
+            self.slots_off as u64,
+            self.data_off as u64,
+            0,
+        ] {
+            h.extend_from_slice(&v.to_le_bytes());
+        }
+        h
+    }
+
+    /// Checks a modex segment's header (its first [`MODEX_HEADER`] bytes) against the
+    /// length mapped and the generation the server named.
+    ///
+    /// # Errors
+    /// `UnpackFailure` for a header that is short, damaged, of another layout version,
+    /// buffer type or generation, or whose parts do not lie within `len` bytes.
+    pub(crate) fn parse(h: &[u8], len: usize, generation: u64) -> Result<ModexLayout> {
+        if h.len() < MODEX_HEADER || h.get(..8) != Some(&MODEX_MAGIC[..]) {
+            return Err(Error::UnpackFailure);
+        }
+        if u32_at(h, 8) != Some(VERSION) || u32_at(h, 12) != Some(1) {
+            return Err(Error::UnpackFailure);
+        }
+        if u64_at(h, 16) != Some(generation) || usize_at(h, 24)? != len {
+            return Err(Error::UnpackFailure);
+        }
+        let l = ModexLayout {
+            generation,
+            nslots: usize_at(h, 32)?,
+            slots_off: usize_at(h, 40)?,
+            data_off: usize_at(h, 48)?,
+        };
+        let slots_end = l
+            .nslots
+            .checked_mul(SLOT)
+            .and_then(|n| n.checked_add(l.slots_off))
+            .ok_or(Error::UnpackFailure)?;
+        let ok = l.slots_off >= MODEX_HEADER
+            && l.slots_off % 8 == 0
+            && slots_end <= l.data_off
+            && l.data_off <= len;
+        if !ok {
+            return Err(Error::UnpackFailure);
+        }
+        Ok(l)
+    }
+
+    /// The offset of field `i` (0 = sequence, 1 = offset, 2 = length, 3 = capacity) of the
+    /// slot of `rank`; `None` for a rank without a slot.
+    fn slot_field(&self, rank: u32, i: usize) -> Option<usize> {
+        let r = usize::try_from(rank).ok().filter(|&r| r < self.nslots)?;
+        Some(self.slots_off + r * SLOT + i * 8)
+    }
+}
+
+/// A mapping of a whole file, shared with other processes. Type invariant: `ptr` is the
+/// start of a live shared mapping of `len` bytes (`len > 0`, page-aligned start), readable,
+/// and writable when `writable`; made by [`Mapping::new`] and unmapped only by `Drop`. No
+/// Rust reference to the bytes of the slot table or the data area is ever made (other
+/// processes may change them at any time): they are read and written through raw pointers,
+/// the slot fields through atomics. The header is written before the file is named to
+/// anyone and never changes afterwards, except its state field (an atomic).
+struct Mapping {
+    ptr: NonNull<u8>,
+    len: usize,
+    writable: bool,
+}
+
+// SAFETY: the mapping is owned by the `Mapping` (unmapped only in `Drop`); all access to
+// bytes others may change goes through raw pointers and atomics, which any thread may use.
+unsafe impl Send for Mapping {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Mapping {}
+
+impl Mapping {
+    fn new(f: &File, len: usize, writable: bool) -> Result<Mapping> {
+        use rustix::mm::{MapFlags, ProtFlags};
+        if len == 0 {
+            return Err(Error::UnpackFailure);
+        }
+        let prot = if writable {
+            ProtFlags::READ | ProtFlags::WRITE
+        } else {
+            ProtFlags::READ
+        };
+        // SAFETY: a fresh mapping chosen by the kernel (null hint, no MAP_FIXED), of a
+        // length > 0, shared: it aliases no Rust object.
+        let ptr =
+            unsafe { rustix::mm::mmap(std::ptr::null_mut(), len, prot, MapFlags::SHARED, f, 0) }
+                .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE))?;
+        let ptr = NonNull::new(ptr.cast::<u8>()).ok_or(Error::NoMem)?;
+        Ok(Mapping { ptr, len, writable })
+    }
+
+    /// The atomic `u64` at `at` (8-aligned, within the mapping), or `None`.
+    fn atomic(&self, at: usize) -> Option<&std::sync::atomic::AtomicU64> {
+        if at % 8 != 0 || at.checked_add(8)? > self.len {
+            return None;
+        }
+        // SAFETY: type invariant: `ptr + at .. + 8` lies in the live mapping (checked
+        // above), 8-aligned (the mapping's start is page-aligned); the bytes are only ever
+        // accessed atomically by this code (in every process), and the reference lives no
+        // longer than `self`. A load from a read-only mapping is a plain load on the
+        // targets we build for; stores are made only through a writable mapping.
+        Some(unsafe { std::sync::atomic::AtomicU64::from_ptr(self.ptr.as_ptr().add(at).cast()) })
+    }
+
+    /// Copies `len` bytes at `at` into `out` (replacing its content); false when the range
+    /// is not within the mapping. The bytes may be changing under the copy (another
+    /// process writing them): the caller checks a sequence number afterwards.
+    fn copy_out(&self, at: usize, len: usize, out: &mut Vec<u8>) -> bool {
+        if at.checked_add(len).is_none_or(|e| e > self.len) {
+            return false;
+        }
+        out.clear();
+        out.reserve(len);
+        // SAFETY: type invariant: `ptr + at .. + len` lies in the live mapping (checked);
+        // `out` has room for `len` bytes and does not overlap the mapping; no reference to
+        // the source bytes is made; `set_len` follows the copy of exactly `len` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(at), out.as_mut_ptr(), len);
+            out.set_len(len);
+        }
+        true
+    }
+
+    /// Copies `bytes` to `at`; false when the range is not within a writable mapping.
+    fn copy_in(&self, at: usize, bytes: &[u8]) -> bool {
+        if !self.writable || at.checked_add(bytes.len()).is_none_or(|e| e > self.len) {
+            return false;
+        }
+        // SAFETY: type invariant: the range lies in the live writable mapping (checked);
+        // `bytes` does not overlap it (no reference into the mapping is ever made).
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(at), bytes.len());
+        }
+        true
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: type invariant: `ptr`/`len` is our mapping, unmapped only here; no
+        // reference borrowed from `self` outlives it.
+        let _ = unsafe { rustix::mm::munmap(self.ptr.as_ptr().cast(), self.len) };
+    }
+}
+
+/// The server's side of a modex segment: creates the file and rewrites the ranks' blobs.
+/// Only one writer (the server's progress thread, under the server's state lock).
+pub(crate) struct ModexWriter {
+    map: Mapping,
+    layout: ModexLayout,
+    /// The end of the data area's used part.
+    end: usize,
+}
+
+impl std::fmt::Debug for ModexWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModexWriter")
+            .field("layout", &self.layout)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+impl ModexWriter {
+    /// Creates the segment file `path` (it must not exist; readable by its owner only) of
+    /// `len` bytes (sparse) with `nslots` rank slots, and maps it.
+    ///
+    /// # Errors
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be created, sized
+    /// or mapped; `NoMem` when the slots do not fit `len`.
+    pub(crate) fn create(
+        path: &Path,
+        generation: u64,
+        nslots: usize,
+        len: usize,
+    ) -> Result<ModexWriter> {
+        let layout = ModexLayout::new(generation, nslots, len).ok_or(Error::NoMem)?;
+        let fail = |_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE);
+        let f = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o400)
+                .open(path)
+                .map_err(fail)?
+        };
+        f.set_len(len as u64).map_err(fail)?;
+        let map = Mapping::new(&f, len, true)?;
+        if !map.copy_in(0, &layout.header(len)) {
+            return Err(Error::NoMem);
+        }
+        Ok(ModexWriter {
+            map,
+            end: layout.data_off,
+            layout,
+        })
+    }
+
+    /// Publishes `blob` (`PACK(KVAL)*`, non-described) as everything `rank` committed, in
+    /// place of its previous blob. False when the rank has no slot or the data area is
+    /// full: readers then find nothing for the rank (and ask the server).
+    pub(crate) fn publish(&mut self, rank: u32, blob: &[u8]) -> bool {
+        use std::sync::atomic::{Ordering, fence};
+        let (map, layout) = (&self.map, self.layout);
+        let field = |i| map.atomic(layout.slot_field(rank, i)?);
+        let (Some(seq), Some(off), Some(len), Some(cap)) = (field(0), field(1), field(2), field(3))
+        else {
+            return false;
+        };
+        let (old_off, old_cap) = (off.load(Ordering::Relaxed), cap.load(Ordering::Relaxed));
+        let (at, room) = if old_off != 0 && blob.len() as u64 <= old_cap {
+            (old_off as usize, old_cap as usize)
+        } else {
+            let room = blob
+                .len()
+                .saturating_mul(2)
+                .max(MIN_REGION)
+                .next_multiple_of(8);
+            match self.end.checked_add(room).filter(|&e| e <= map.len) {
+                Some(e) => {
+                    let at = self.end;
+                    self.end = e;
+                    (at, room)
+                }
+                None => (0, 0),
+            }
+        };
+        // Seqlock write: odd while the slot and its blob change.
+        let s = seq.load(Ordering::Relaxed);
+        seq.store(s.wrapping_add(1) | 1, Ordering::Relaxed);
+        fence(Ordering::Release);
+        let ok = at != 0 && map.copy_in(at, blob);
+        if ok {
+            off.store(at as u64, Ordering::Relaxed);
+            len.store(blob.len() as u64, Ordering::Relaxed);
+            cap.store(room as u64, Ordering::Relaxed);
+        } else {
+            len.store(0, Ordering::Relaxed);
+        }
+        seq.store((s | 1).wrapping_add(1), Ordering::Release);
+        ok
+    }
+
+    /// Writes `bytes` at `at` of the file, whatever they damage (tests of readers).
+    #[cfg(test)]
+    pub(crate) fn poke(&self, at: usize, bytes: &[u8]) {
+        assert!(self.map.copy_in(at, bytes));
+    }
+
+    /// The offset of field `i` of the slot of `rank` (tests).
+    #[cfg(test)]
+    pub(crate) fn slot_offset(&self, rank: u32, i: usize) -> usize {
+        self.layout.slot_field(rank, i).expect("a slot")
+    }
+
+    /// Marks the segment retired: readers stop using it and ask the server. Done before the
+    /// server forgets the segment (namespace registered again or deregistered, finalize).
+    pub(crate) fn retire(&self) {
+        if let Some(state) = self.map.atomic(56) {
+            state.store(1, std::sync::atomic::Ordering::Release);
+        }
+    }
+}
+
+/// A client's read-only mapping of a modex segment.
+pub(crate) struct ModexReader {
+    map: Mapping,
+    layout: ModexLayout,
+}
+
+impl std::fmt::Debug for ModexReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModexReader")
+            .field("layout", &self.layout)
+            .finish()
+    }
+}
+
+impl ModexReader {
+    /// Maps the modex segment at `path` and checks its header (the generation the server
+    /// named, the length against the file's).
+    ///
+    /// # Errors
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be opened or mapped;
+    /// `UnpackFailure` when its header is damaged or names another generation.
+    pub(crate) fn open(path: &Path, generation: u64) -> Result<ModexReader> {
+        let fail = |_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE);
+        let f = File::open(path).map_err(fail)?;
+        let len = usize::try_from(f.metadata().map_err(fail)?.len()).map_err(|_| Error::NoMem)?;
+        if len < MODEX_HEADER {
+            return Err(Error::UnpackFailure);
+        }
+        let map = Mapping::new(&f, len, false)?;
+        let mut h = Vec::new();
+        if !map.copy_out(0, MODEX_HEADER, &mut h) {
+            return Err(Error::UnpackFailure);
+        }
+        let layout = ModexLayout::parse(&h, len, generation)?;
+        Ok(ModexReader { map, layout })
+    }
+
+    /// Whether the server still keeps the segment up to date.
+    pub(crate) fn live(&self) -> bool {
+        self.map
+            .atomic(56)
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Acquire) == 0)
+    }
+
+    /// The value of `key` in the current blob of `rank`; `None` when the segment is
+    /// retired, the rank has no slot or no blob, the blob lacks the key, lies outside the
+    /// data area or is damaged, or the server kept rewriting it (the caller then asks the
+    /// server). The blob is copied out a part at a time (the server writes the newest
+    /// keys first, so a fresh key is found in the first part) and decoded from the copy;
+    /// the sequence number says whether the copy is one the server finished writing.
+    pub(crate) fn find(&self, rank: u32, key: &[u8]) -> Option<crate::values::Value> {
+        use std::sync::atomic::{Ordering, fence};
+        if !self.live() {
+            return None;
+        }
+        let l = &self.layout;
+        let field = |i| l.slot_field(rank, i).and_then(|a| self.map.atomic(a));
+        let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
+            return None;
+        };
+        let mut buf = Vec::new();
+        let mut tries = 0;
+        'again: loop {
+            tries += 1;
+            if tries > READ_TRIES {
+                return None;
+            }
+            let s1 = seq.load(Ordering::Acquire);
+            if s1 % 2 == 1 {
+                if tries % 16 == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+                continue;
+            }
+            let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+            let (Ok(at), Ok(n)) = (usize::try_from(at), usize::try_from(n)) else {
+                return None;
+            };
+            if n == 0 || at < l.data_off {
+                fence(Ordering::Acquire);
+                if seq.load(Ordering::Relaxed) != s1 {
+                    continue 'again;
+                }
+                return None;
+            }
+            let mut want = n.min(FIRST_READ);
+            loop {
+                let copied = self.map.copy_out(at, want, &mut buf);
+                fence(Ordering::Acquire);
+                if seq.load(Ordering::Relaxed) != s1 {
+                    continue 'again;
+                }
+                if !copied {
+                    return None;
+                }
+                match crate::codec::Decoder::new(BufferType::NonDesc, &buf).find_first_in_kvals(key)
+                {
+                    Ok(Some(v)) => return Some(v),
+                    // Only a part was read: read more.
+                    Ok(None) | Err(_) if want < n => want = n.min(want.saturating_mul(8)),
+                    _ => return None,
+                }
+            }
+        }
+    }
+}
