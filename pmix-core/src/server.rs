@@ -355,13 +355,6 @@ struct ModexSegment {
     writer: crate::datastore::segment::ModexWriter,
 }
 
-/// Packs the values a local peer sees of a process as a modex segment blob.
-fn modex_blob(kvals: &[Kval]) -> Vec<u8> {
-    let mut e = crate::codec::Encoder::new(BufferType::NonDesc);
-    crate::datastore::pack_kvals(&mut e, kvals);
-    e.into_bytes()
-}
-
 /// The number of the last segment written in this process (generations name the files).
 static SEGMENT_GEN: AtomicU64 = AtomicU64::new(0);
 
@@ -1088,7 +1081,7 @@ impl Shared {
             }
         };
         for (rank, kvals) in st.modex.local_procs(nspace) {
-            writer.publish(rank, &modex_blob(&kvals));
+            writer.publish(rank, &crate::datastore::segment::modex_blob(&kvals));
         }
         st.modex_segments.insert(
             nspace.clone(),
@@ -1241,7 +1234,8 @@ impl Shared {
                     if visible {
                         if let Some(m) = st.modex_segments.get_mut(&me.nspace) {
                             let kvals = st.modex.local_newest_first(me).unwrap_or_default();
-                            m.writer.publish(me.rank, &modex_blob(&kvals));
+                            m.writer
+                                .publish(me.rank, &crate::datastore::segment::modex_blob(&kvals));
                         }
                     }
                 }

@@ -255,6 +255,11 @@ impl<'a> Decoder<'a> {
                 let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
                 self.take(n)?;
             }
+            PMIX_BYTE_OBJECT => {
+                // As `blob` reads it, without the copy.
+                let n = self.count()?;
+                self.take(n)?;
+            }
             _ => {
                 self.payload(t)?;
             }

@@ -441,13 +441,15 @@ impl Drop for Segment {
 //
 // Slot `r` (32 bytes, 8-aligned, each field an atomic `u64`): a sequence number (odd while
 // the server rewrites the rank's blob), the offset and length of the rank's blob (length 0:
-// nothing published), and the capacity of the region the blob lies in. A blob is
-// `PACK(KVAL)*` of the rank's LOCAL and GLOBAL values (everything a local peer may see), each
-// key once, the most recently committed first (a reader takes the first match and usually
-// needs only the start of the blob), replaced as a whole at each of the rank's COMMITs: in place when it fits the rank's region
-// (a seqlock: readers copy the blob out and retry when the sequence number moved), else in a
-// new region of twice the size taken from the data area (append-only; the old region is
-// abandoned). A rank whose blob no longer fits anywhere gets length 0, and readers ask the
+// nothing published), and the capacity of the region the blob lies in. A blob
+// ([`modex_blob`]) is a directory of keys (each with the offset and length of its KVAL) and
+// the `PACK(KVAL)`s of the rank's LOCAL and GLOBAL values (everything a local peer may see),
+// the most recently committed first; a reader copies the directory and the one KVAL it
+// wants. A blob is replaced as a whole at each of the rank's COMMITs: in place when it fits
+// the rank's region (a seqlock: readers copy out what they need and retry when the sequence
+// number moved), else in a new region of twice the size taken from the data area
+// (append-only; the old region is abandoned). A rank whose blob no longer fits anywhere gets
+// length 0, and readers ask the
 // server.
 
 /// The first bytes of a modex segment.
@@ -464,8 +466,8 @@ pub(crate) const MODEX_MAX_SLOTS: usize = 1 << 20;
 const MIN_REGION: usize = 256;
 /// How often a reader retries a blob the server is rewriting before asking the server.
 const READ_TRIES: usize = 1000;
-/// How much of a blob a reader copies first.
-const FIRST_READ: usize = 2048;
+/// How much of a blob a reader copies first (its directory, usually whole).
+const FIRST_READ: usize = 512;
 
 /// Where a modex segment's parts lie, checked against the mapping's length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -604,21 +606,26 @@ impl Mapping {
         Some(unsafe { std::sync::atomic::AtomicU64::from_ptr(self.ptr.as_ptr().add(at).cast()) })
     }
 
-    /// Copies `len` bytes at `at` into `out` (replacing its content); false when the range
-    /// is not within the mapping. The bytes may be changing under the copy (another
-    /// process writing them): the caller checks a sequence number afterwards.
+    /// Appends the `len` bytes at `at` to `out`; false when the range is not within the
+    /// mapping. The bytes may be changing under the copy (another process writing them):
+    /// the caller checks a sequence number afterwards.
     fn copy_out(&self, at: usize, len: usize, out: &mut Vec<u8>) -> bool {
         if at.checked_add(len).is_none_or(|e| e > self.len) {
             return false;
         }
-        out.clear();
         out.reserve(len);
+        let have = out.len();
         // SAFETY: type invariant: `ptr + at .. + len` lies in the live mapping (checked);
-        // `out` has room for `len` bytes and does not overlap the mapping; no reference to
-        // the source bytes is made; `set_len` follows the copy of exactly `len` bytes.
+        // `out` has room for `len` more bytes after its `have` and does not overlap the
+        // mapping; no reference to the source bytes is made; `set_len` follows the copy of
+        // exactly `len` bytes.
         unsafe {
-            std::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(at), out.as_mut_ptr(), len);
-            out.set_len(len);
+            std::ptr::copy_nonoverlapping(
+                self.ptr.as_ptr().add(at),
+                out.as_mut_ptr().add(have),
+                len,
+            );
+            out.set_len(have + len);
         }
         true
     }
@@ -813,9 +820,9 @@ impl ModexReader {
     /// The value of `key` in the current blob of `rank`; `None` when the segment is
     /// retired, the rank has no slot or no blob, the blob lacks the key, lies outside the
     /// data area or is damaged, or the server kept rewriting it (the caller then asks the
-    /// server). The blob is copied out a part at a time (the server writes the newest
-    /// keys first, so a fresh key is found in the first part) and decoded from the copy;
-    /// the sequence number says whether the copy is one the server finished writing.
+    /// server). Only the blob's directory and the one KVAL it points to are copied out of
+    /// the segment, and decoded from the copies; the sequence number says whether the
+    /// copies are of a blob the server had finished writing.
     pub(crate) fn find(&self, rank: u32, key: &[u8]) -> Option<crate::values::Value> {
         use std::sync::atomic::{Ordering, fence};
         if !self.live() {
@@ -826,13 +833,8 @@ impl ModexReader {
         let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
             return None;
         };
-        let mut buf = Vec::new();
-        let mut tries = 0;
-        'again: loop {
-            tries += 1;
-            if tries > READ_TRIES {
-                return None;
-            }
+        let (mut dir, mut kval) = (Vec::new(), Vec::new());
+        for tries in 1..=READ_TRIES {
             let s1 = seq.load(Ordering::Acquire);
             if s1 % 2 == 1 {
                 if tries % 16 == 0 {
@@ -843,34 +845,113 @@ impl ModexReader {
                 continue;
             }
             let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
-            let (Ok(at), Ok(n)) = (usize::try_from(at), usize::try_from(n)) else {
-                return None;
+            let found = match (usize::try_from(at), usize::try_from(n)) {
+                (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => {
+                    self.read_blob(at, n, key, &mut dir, &mut kval)
+                }
+                _ => Err(()),
             };
-            if n == 0 || at < l.data_off {
-                fence(Ordering::Acquire);
-                if seq.load(Ordering::Relaxed) != s1 {
-                    continue 'again;
-                }
-                return None;
+            fence(Ordering::Acquire);
+            if seq.load(Ordering::Relaxed) != s1 {
+                continue;
             }
-            let mut want = n.min(FIRST_READ);
-            loop {
-                let copied = self.map.copy_out(at, want, &mut buf);
-                fence(Ordering::Acquire);
-                if seq.load(Ordering::Relaxed) != s1 {
-                    continue 'again;
-                }
-                if !copied {
-                    return None;
-                }
-                match crate::codec::Decoder::new(BufferType::NonDesc, &buf).find_first_in_kvals(key)
-                {
-                    Ok(Some(v)) => return Some(v),
-                    // Only a part was read: read more.
-                    Ok(None) | Err(_) if want < n => want = n.min(want.saturating_mul(8)),
-                    _ => return None,
-                }
-            }
+            return found.ok().flatten().and_then(|()| {
+                crate::codec::Decoder::new(BufferType::NonDesc, &kval)
+                    .find_first_in_kvals(key)
+                    .ok()
+                    .flatten()
+            });
+        }
+        None
+    }
+
+    /// Copies the directory of the blob at `at` (`n` bytes) into `dir`, and the KVAL of
+    /// `key` into `kval`: `Ok(Some(()))` when the key is there, `Ok(None)` when it is
+    /// not, `Err` when the blob does not lie in the mapping or its directory is damaged.
+    /// What is read may be torn (the server rewriting it): the caller decides from the
+    /// sequence number whether to believe it.
+    fn read_blob(
+        &self,
+        at: usize,
+        n: usize,
+        key: &[u8],
+        dir: &mut Vec<u8>,
+        kval: &mut Vec<u8>,
+    ) -> std::result::Result<Option<()>, ()> {
+        if at.checked_add(n).is_none_or(|e| e > self.map.len) {
+            return Err(());
+        }
+        dir.clear();
+        if !self.map.copy_out(at, n.min(FIRST_READ), dir) {
+            return Err(());
+        }
+        let dir_len = u32_at(dir, 0).ok_or(())? as usize;
+        let end = dir_len.checked_add(8).filter(|&e| e <= n).ok_or(())?;
+        if end > dir.len() && !self.map.copy_out(at + dir.len(), end - dir.len(), dir) {
+            return Err(());
+        }
+        let Some((k_off, k_len)) = dir_lookup(dir.get(8..end).ok_or(())?, key)? else {
+            return Ok(None);
+        };
+        let k_end = k_off.checked_add(k_len).filter(|&e| e <= n).ok_or(())?;
+        kval.clear();
+        if k_off < end || !self.map.copy_out(at + k_off, k_end - k_off, kval) {
+            return Err(());
+        }
+        Ok(Some(()))
+    }
+}
+
+/// The offset and length of `key`'s KVAL in a blob, from the blob's directory entries;
+/// `Err` for a damaged directory.
+fn dir_lookup(mut d: &[u8], key: &[u8]) -> std::result::Result<Option<(usize, usize)>, ()> {
+    while !d.is_empty() {
+        let off = u32_at(d, 0).ok_or(())? as usize;
+        let len = u32_at(d, 4).ok_or(())? as usize;
+        let klen = d
+            .get(8..10)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+            .ok_or(())?;
+        let k = d.get(10..10 + klen).ok_or(())?;
+        if k == key {
+            return Ok(Some((off, len)));
+        }
+        d = &d[10 + klen..];
+    }
+    Ok(None)
+}
+
+/// A rank's blob for the modex segment: a directory, then one `PACK(KVAL)` (non-described)
+/// per value, in the order given (the server gives the newest first; a reader takes the
+/// first entry of a key). Layout: `u32` length of the directory entries, `u32` zero, then
+/// per value an entry (`u32` offset of its KVAL from the blob's start, `u32` its length,
+/// `u16` key length, the key's bytes), then the KVALs. Values the codec cannot pack and
+/// keys longer than a `u16` are left out.
+pub(crate) fn modex_blob(kvals: &[Kval]) -> Vec<u8> {
+    let mut e = Encoder::new(BufferType::NonDesc);
+    let mut entries: Vec<(&[u8], usize, usize)> = Vec::with_capacity(kvals.len());
+    for kv in kvals {
+        let k = kv.key.as_bytes();
+        if u16::try_from(k.len()).is_err() {
+            continue;
+        }
+        let start = e.buf.len();
+        super::pack_kvals(&mut e, std::slice::from_ref(kv));
+        if e.buf.len() > start {
+            entries.push((k, start, e.buf.len() - start));
         }
     }
+    let dir_len: usize = entries.iter().map(|(k, _, _)| 10 + k.len()).sum();
+    let base = 8 + dir_len;
+    let mut b = Vec::with_capacity(base + e.buf.len());
+    b.extend_from_slice(&(dir_len as u32).to_le_bytes());
+    b.extend_from_slice(&0u32.to_le_bytes());
+    for (k, off, len) in &entries {
+        b.extend_from_slice(&((base + off) as u32).to_le_bytes());
+        b.extend_from_slice(&(*len as u32).to_le_bytes());
+        b.extend_from_slice(&(k.len() as u16).to_le_bytes());
+        b.extend_from_slice(k);
+    }
+    b.extend_from_slice(&e.buf);
+    b
 }

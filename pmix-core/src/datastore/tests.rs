@@ -1655,11 +1655,7 @@ fn damaged_segments_are_refused_cleanly() {
 // The modex segment (local peers' committed data)
 // ---------------------------------------------------------------------------------------
 
-fn modex_blob(kvals: &[Kval]) -> Vec<u8> {
-    let mut e = Encoder::new(BufferType::NonDesc);
-    pack_kvals(&mut e, kvals);
-    e.into_bytes()
-}
+use segment::modex_blob;
 
 fn plain(k: &str, v: Value) -> Kval {
     Kval {
@@ -1847,6 +1843,21 @@ fn damaged_modex_segments_are_refused_cleanly() {
         let _ = r.find(2, b"b");
         let _ = r.find(2, b"zz");
     }
+    // A directory entry pointing at another key's KVAL, or into the directory: not found.
+    let two = modex_blob(&[plain("a", Value::Uint32(1)), plain("b", Value::Uint32(2))]);
+    let entry_b = 8 + 10 + 1;
+    let mut crossed = two.clone();
+    crossed.copy_within(entry_b..entry_b + 8, 8);
+    assert!(w.publish(2, &crossed));
+    assert_eq!(r.find(2, b"a"), None);
+    assert_eq!(r.find(2, b"b"), Some(Value::Uint32(2)));
+    let mut inward = two.clone();
+    inward[8..12].copy_from_slice(&4u32.to_le_bytes());
+    assert!(w.publish(2, &inward));
+    assert_eq!(r.find(2, b"a"), None);
+    assert!(w.publish(2, &two));
+    assert_eq!(r.find(2, b"a"), Some(Value::Uint32(1)));
+    assert!(w.publish(2, &blob));
     // A truncated blob: the lookup fails (the client asks the server).
     w.poke(at, &blob);
     w.poke(w.slot_offset(2, 2), &(blob.len() as u64 - 3).to_le_bytes());
