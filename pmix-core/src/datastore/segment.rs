@@ -1,3 +1,5 @@
+//! The job-data segment, and (below) the modex segment of local peers' committed data.
+//!
 //! The job-data segment: one file per namespace and buffer type, written once by our server
 //! and mapped read-only by each of our clients on the machine (gds "rsshm", negotiated as
 //! `docs/notes/datastore.md` describes). It replaces the per-client copy of the "hash" REQ
@@ -42,6 +44,15 @@
 //! again). A process of the same user that truncates the file anyway makes reads past the
 //! new end fault (SIGBUS), as with any shared mapping; its content, however damaged, is only
 //! ever decoded by the checked decoder.
+//!
+//! The modex segment (the second half of this module: local peers' committed data, which
+//! the server rewrites while clients read it) is mapped by [`Mapping`], whose invariant is
+//! the same plus: no Rust reference to its slot table or data area is ever made, since
+//! another process may change those bytes at any time. Slot fields are read and written as
+//! atomics (`AtomicU64::from_ptr` on 8-aligned offsets checked against the mapping's
+//! length); blob bytes are copied with `copy_nonoverlapping` from or to raw pointers, after
+//! a bounds check, into or out of the process's own buffers, and only those copies are
+//! decoded, after the slot's sequence number showed that they are not torn.
 
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
