@@ -1081,7 +1081,7 @@ impl Shared {
             }
         };
         for (rank, kvals) in st.modex.local_procs(nspace) {
-            writer.publish(rank, &crate::datastore::segment::modex_blob(&kvals));
+            writer.publish(rank, &crate::datastore::segment::modex_blob(kvals));
         }
         st.modex_segments.insert(
             nspace.clone(),
@@ -1235,7 +1235,7 @@ impl Shared {
                         if let Some(m) = st.modex_segments.get_mut(&me.nspace) {
                             let kvals = st.modex.local_newest_first(me).unwrap_or_default();
                             m.writer
-                                .publish(me.rank, &crate::datastore::segment::modex_blob(&kvals));
+                                .publish(me.rank, &crate::datastore::segment::modex_blob(kvals));
                         }
                     }
                 }

@@ -61,6 +61,29 @@ impl Encoder {
         r
     }
 
+    /// Appends `PACK(KVAL, 1, kv)`, as [`Encoder::pack`] of that one KVAL would, without
+    /// copying the value into a [`Value::Kval`] first. On error nothing is appended.
+    ///
+    /// # Errors
+    /// As [`Encoder::pack`].
+    pub fn pack_kval(&mut self, kv: &Kval) -> Result<()> {
+        let start = self.buf.len();
+        if self.mode == BufferType::FullyDesc {
+            self.dtype(PMIX_INT32);
+        }
+        self.int(1);
+        if self.mode == BufferType::FullyDesc {
+            self.dtype(PMIX_KVAL);
+        }
+        let r = self
+            .string(kv.key.as_bytes())
+            .and_then(|()| self.value(&kv.value));
+        if r.is_err() {
+            self.buf.truncate(start);
+        }
+        r
+    }
+
     fn top(&mut self, ty: pmix_data_type_t, values: &[Value]) -> Result<()> {
         if !is_codec_type(ty) {
             return Err(Error::UnknownDataType(ty));

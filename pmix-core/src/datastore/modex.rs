@@ -52,7 +52,7 @@ struct ProcModex {
 }
 
 impl ProcModex {
-    fn newest_first(&self) -> Vec<Kval> {
+    fn newest_first(&self) -> Vec<&Kval> {
         let mut v: Vec<(u64, &Kval)> = self
             .local
             .iter()
@@ -63,7 +63,7 @@ impl ProcModex {
             .collect();
         // Stable: the values of one COMMIT keep their order.
         v.sort_by_key(|e| std::cmp::Reverse(e.0));
-        v.into_iter().map(|(_, kv)| kv.clone()).collect()
+        v.into_iter().map(|(_, kv)| kv).collect()
     }
 }
 
@@ -145,7 +145,7 @@ impl ModexStore {
     /// The LOCAL and GLOBAL values of a process that committed here (what a local requester
     /// sees), the most recently committed first (values of one COMMIT in the store's
     /// order); `None` for a process that did not commit here.
-    pub fn local_newest_first(&self, proc: &Proc) -> Option<Vec<Kval>> {
+    pub fn local_newest_first(&self, proc: &Proc) -> Option<Vec<&Kval>> {
         self.procs
             .get(proc)
             .filter(|e| e.committed_here)
@@ -154,7 +154,7 @@ impl ModexStore {
 
     /// The processes of `nspace` that committed here, with
     /// [`ModexStore::local_newest_first`], in no particular order.
-    pub fn local_procs(&self, nspace: &PStr) -> Vec<(u32, Vec<Kval>)> {
+    pub fn local_procs(&self, nspace: &PStr) -> Vec<(u32, Vec<&Kval>)> {
         self.procs
             .iter()
             .filter(|(p, e)| p.nspace == *nspace && e.committed_here)

@@ -938,17 +938,16 @@ fn dir_lookup(mut d: &[u8], key: &[u8]) -> std::result::Result<Option<(usize, us
 /// per value an entry (`u32` offset of its KVAL from the blob's start, `u32` its length,
 /// `u16` key length, the key's bytes), then the KVALs. Values the codec cannot pack and
 /// keys longer than a `u16` are left out.
-pub(crate) fn modex_blob(kvals: &[Kval]) -> Vec<u8> {
+pub(crate) fn modex_blob<'a>(kvals: impl IntoIterator<Item = &'a Kval>) -> Vec<u8> {
     let mut e = Encoder::new(BufferType::NonDesc);
-    let mut entries: Vec<(&[u8], usize, usize)> = Vec::with_capacity(kvals.len());
+    let mut entries: Vec<(&[u8], usize, usize)> = Vec::new();
     for kv in kvals {
         let k = kv.key.as_bytes();
         if u16::try_from(k.len()).is_err() {
             continue;
         }
         let start = e.buf.len();
-        super::pack_kvals(&mut e, std::slice::from_ref(kv));
-        if e.buf.len() > start {
+        if e.pack_kval(kv).is_ok() {
             entries.push((k, start, e.buf.len() - start));
         }
     }

@@ -1122,12 +1122,16 @@ fn modex_local_stamps_and_what_changed_since() {
     // The modex segment's order: the most recently committed first.
     assert_eq!(
         m.local_newest_first(&p),
-        Some(vec![kvs("a", s("2")), kvs("c", s("1")), kvs("b", s("1"))])
+        Some(vec![
+            &kvs("a", s("2")),
+            &kvs("c", s("1")),
+            &kvs("b", s("1"))
+        ])
     );
     let mut procs = m.local_procs(&"ns".into());
     procs.sort_by_key(|(r, _)| *r);
     assert_eq!(procs.len(), 2);
-    assert_eq!(procs[1], (1, vec![kvs("x", s("1"))]));
+    assert_eq!(procs[1], (1, vec![&kvs("x", s("1"))]));
     assert!(m.local_procs(&"other".into()).is_empty());
     // Data from another node is no local view.
     let blob = {
