@@ -477,8 +477,18 @@ pub(crate) const MODEX_MAX_SLOTS: usize = 1 << 20;
 const MIN_REGION: usize = 256;
 /// How often a reader retries a blob the server is rewriting before asking the server.
 const READ_TRIES: usize = 1000;
-/// How much of a blob a reader copies first (its directory, usually whole).
-const FIRST_READ: usize = 512;
+/// How much of a blob a reader copies first (the start of its directory: the newest keys).
+const FIRST_READ: usize = 256;
+/// The most a thread keeps of its buffers for the copies between lookups.
+const SCRATCH_KEEP: usize = 8192;
+
+std::thread_local! {
+    /// A thread's buffers for the copies of a lookup (directory, KVAL), kept between
+    /// lookups so that a Get allocates only the value it returns.
+    static SCRATCH: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
+}
 
 /// Where a modex segment's parts lie, checked against the mapping's length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -835,7 +845,6 @@ impl ModexReader {
     /// the segment, and decoded from the copies; the sequence number says whether the
     /// copies are of a blob the server had finished writing.
     pub(crate) fn find(&self, rank: u32, key: &[u8]) -> Option<crate::values::Value> {
-        use std::sync::atomic::{Ordering, fence};
         if !self.live() {
             return None;
         }
@@ -844,7 +853,34 @@ impl ModexReader {
         let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
             return None;
         };
-        let (mut dir, mut kval) = (Vec::new(), Vec::new());
+        SCRATCH.with(|b| match b.try_borrow_mut() {
+            Ok(mut b) => {
+                let (dir, kval) = &mut *b;
+                let v = self.find_with(seq, off, len, key, dir, kval);
+                // What a large blob left is not kept.
+                for v in [dir, kval] {
+                    if v.capacity() > SCRATCH_KEEP {
+                        *v = Vec::new();
+                    }
+                }
+                v
+            }
+            Err(_) => self.find_with(seq, off, len, key, &mut Vec::new(), &mut Vec::new()),
+        })
+    }
+
+    /// [`ModexReader::find`] with the rank's slot fields and buffers for the copies.
+    fn find_with(
+        &self,
+        seq: &std::sync::atomic::AtomicU64,
+        off: &std::sync::atomic::AtomicU64,
+        len: &std::sync::atomic::AtomicU64,
+        key: &[u8],
+        dir: &mut Vec<u8>,
+        kval: &mut Vec<u8>,
+    ) -> Option<crate::values::Value> {
+        use std::sync::atomic::{Ordering, fence};
+        let l = &self.layout;
         for tries in 1..=READ_TRIES {
             let s1 = seq.load(Ordering::Acquire);
             if s1 % 2 == 1 {
@@ -858,7 +894,7 @@ impl ModexReader {
             let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
             let found = match (usize::try_from(at), usize::try_from(n)) {
                 (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => {
-                    self.read_blob(at, n, key, &mut dir, &mut kval)
+                    self.read_blob(at, n, key, dir, kval)
                 }
                 _ => Err(()),
             };
@@ -867,7 +903,7 @@ impl ModexReader {
                 continue;
             }
             return found.ok().flatten().and_then(|()| {
-                crate::codec::Decoder::new(BufferType::NonDesc, &kval)
+                crate::codec::Decoder::new(BufferType::NonDesc, kval)
                     .find_first_in_kvals(key)
                     .ok()
                     .flatten()
@@ -898,11 +934,18 @@ impl ModexReader {
         }
         let dir_len = u32_at(dir, 0).ok_or(())? as usize;
         let end = dir_len.checked_add(8).filter(|&e| e <= n).ok_or(())?;
-        if end > dir.len() && !self.map.copy_out(at + dir.len(), end - dir.len(), dir) {
-            return Err(());
+        // The entries copied so far (the newest keys first), then, if need be, the rest.
+        let (mut hit, mut used) = dir_scan(dir.get(8..end.min(dir.len())).ok_or(())?, key);
+        if hit.is_none() && dir.len() < end {
+            if !self.map.copy_out(at + dir.len(), end - dir.len(), dir) {
+                return Err(());
+            }
+            let (h, u) = dir_scan(dir.get(8 + used..end).ok_or(())?, key);
+            (hit, used) = (h, used + u);
         }
-        let Some((k_off, k_len)) = dir_lookup(dir.get(8..end).ok_or(())?, key)? else {
-            return Ok(None);
+        let Some((k_off, k_len)) = hit else {
+            // A directory that does not end with an entry is damaged.
+            return if used == dir_len { Ok(None) } else { Err(()) };
         };
         let k_end = k_off.checked_add(k_len).filter(|&e| e <= n).ok_or(())?;
         kval.clear();
@@ -913,23 +956,29 @@ impl ModexReader {
     }
 }
 
-/// The offset and length of `key`'s KVAL in a blob, from the blob's directory entries;
-/// `Err` for a damaged directory.
-fn dir_lookup(mut d: &[u8], key: &[u8]) -> std::result::Result<Option<(usize, usize)>, ()> {
-    while !d.is_empty() {
-        let off = u32_at(d, 0).ok_or(())? as usize;
-        let len = u32_at(d, 4).ok_or(())? as usize;
-        let klen = d
-            .get(8..10)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
-            .ok_or(())?;
-        let k = d.get(10..10 + klen).ok_or(())?;
+/// Scans the complete directory entries at the start of `d` for `key`: the offset and
+/// length of its KVAL in the blob when found, and the bytes of the entries scanned (an
+/// entry cut by the end of `d` is not scanned).
+fn dir_scan(d: &[u8], key: &[u8]) -> (Option<(usize, usize)>, usize) {
+    let mut at = 0;
+    while let Some(e) = d.get(at..) {
+        let (Some(off), Some(len), Some(klen)) = (
+            u32_at(e, 0),
+            u32_at(e, 4),
+            e.get(8..10)
+                .map(|b| usize::from(u16::from_le_bytes([b[0], b[1]]))),
+        ) else {
+            break;
+        };
+        let Some(k) = e.get(10..10 + klen) else {
+            break;
+        };
+        at += 10 + klen;
         if k == key {
-            return Ok(Some((off, len)));
+            return (Some((off as usize, len as usize)), at);
         }
-        d = &d[10 + klen..];
     }
-    Ok(None)
+    (None, at)
 }
 
 /// A rank's blob for the modex segment: a directory, then one `PACK(KVAL)` (non-described)

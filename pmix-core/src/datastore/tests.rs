@@ -1859,6 +1859,13 @@ fn damaged_modex_segments_are_refused_cleanly() {
     inward[8..12].copy_from_slice(&4u32.to_le_bytes());
     assert!(w.publish(2, &inward));
     assert_eq!(r.find(2, b"a"), None);
+    // A directory claiming more bytes than its entries: refused, whatever the key.
+    let mut longer = two.clone();
+    let dl = u32::from_le_bytes(two[..4].try_into().unwrap());
+    longer[..4].copy_from_slice(&(dl + 3).to_le_bytes());
+    assert!(w.publish(2, &longer));
+    assert_eq!(r.find(2, b"a"), None);
+    assert_eq!(r.find(2, b"zz"), None);
     assert!(w.publish(2, &two));
     assert_eq!(r.find(2, b"a"), Some(Value::Uint32(1)));
     assert!(w.publish(2, &blob));
