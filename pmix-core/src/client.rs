@@ -95,6 +95,9 @@ pub struct Client {
     pump: Pump,
     iof: Arc<Mutex<IofTable>>,
     finalized: AtomicBool,
+    /// The modex segment of my namespace ("rsshm"): local peers' committed data, read on
+    /// the caller's thread before asking the server.
+    modex: Option<crate::datastore::segment::ModexReader>,
 }
 
 /// Receives forwarded output: the registration id, the source, the channel, the bytes
@@ -168,12 +171,12 @@ fn handshake(env: &ClientEnv) -> Result<TcpStream> {
     Ok(s)
 }
 
-/// The segment a REQ reply names instead of carrying the job data ("rsshm" peers): its path
-/// and generation.
-fn segment_ref(kvals: &[Kval]) -> Option<(&[u8], u64)> {
-    let [path, generation] = kvals else {
-        return None;
-    };
+/// A segment's path and generation from a pair of REQ reply KVALs with these keys.
+fn seg_pair<'a>(
+    path: &'a Kval,
+    generation: &Kval,
+    keys: (&[u8], &[u8]),
+) -> Option<(&'a [u8], u64)> {
     match (path, generation) {
         (
             Kval {
@@ -184,11 +187,25 @@ fn segment_ref(kvals: &[Kval]) -> Option<(&[u8], u64)> {
                 key: gk,
                 value: Value::Uint64(g),
             },
-        ) if pk.as_bytes() == crate::server::SEG_PATH_KEY
-            && gk.as_bytes() == crate::server::SEG_GEN_KEY =>
-        {
-            Some((p.as_bytes(), *g))
-        }
+        ) if pk.as_bytes() == keys.0 && gk.as_bytes() == keys.1 => Some((p.as_bytes(), *g)),
+        _ => None,
+    }
+}
+
+/// A segment named by a REQ reply: its path and generation.
+type SegRef<'a> = (&'a [u8], u64);
+
+/// The segments a REQ reply names instead of carrying the job data ("rsshm" peers): the
+/// job-data segment's path and generation, and the modex segment's when the server made
+/// one.
+fn segment_ref(kvals: &[Kval]) -> Option<(SegRef<'_>, Option<SegRef<'_>>)> {
+    use crate::server::{MSEG_GEN_KEY, MSEG_PATH_KEY, SEG_GEN_KEY, SEG_PATH_KEY};
+    match kvals {
+        [p, g] => Some((seg_pair(p, g, (SEG_PATH_KEY, SEG_GEN_KEY))?, None)),
+        [p, g, mp, mg] => Some((
+            seg_pair(p, g, (SEG_PATH_KEY, SEG_GEN_KEY))?,
+            Some(seg_pair(mp, mg, (MSEG_PATH_KEY, MSEG_GEN_KEY))?),
+        )),
         _ => None,
     }
 }
@@ -259,7 +276,7 @@ impl Client {
         )?;
         let events = Arc::new(Registry::default());
         let store = Arc::new(RwLock::new(ClientStore::new(me.clone())));
-        let client = Client {
+        let mut client = Client {
             me,
             server,
             mode,
@@ -270,6 +287,7 @@ impl Client {
             events,
             iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
+            modex: None,
         };
         client.install_event_receiver();
         // The job data.
@@ -292,7 +310,15 @@ impl Client {
         }
         let kvals = u.kvals_to_end()?;
         match segment_ref(&kvals).filter(|_| shm) {
-            Some((path, generation)) => client.ingest_segment(&ns, path, generation)?,
+            Some(((path, generation), modex)) => {
+                client.ingest_segment(&ns, path, generation)?;
+                // Without the modex segment, every first Get of a peer's key asks the server.
+                client.modex = modex.and_then(|(path, generation)| {
+                    use std::os::unix::ffi::OsStrExt;
+                    let path = std::path::Path::new(std::ffi::OsStr::from_bytes(path));
+                    crate::datastore::segment::ModexReader::open(path, generation).ok()
+                });
+            }
             None => client.store.write().ingest_job(mode, &ns, kvals)?,
         }
         Ok(client)
@@ -370,6 +396,7 @@ impl Client {
             events,
             iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
+            modex: None,
         }
     }
 
@@ -389,6 +416,7 @@ impl Client {
             events,
             iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
+            modex: None,
         }
     }
 
@@ -623,6 +651,28 @@ impl Client {
         self.store.read().get(proc, key, q)
     }
 
+    /// A key of another process of my namespace, looked up in the modex segment (what
+    /// local processes committed, as the server would send it; the latest values). Not for
+    /// a refresh, my own rank (my puts are held here), a special rank, a reserved key, or a
+    /// key of another realm.
+    fn lookup_modex(&self, proc: &Proc, key: &[u8], q: &GetQuals) -> Option<Value> {
+        let seg = self.modex.as_ref()?;
+        let plain = !q.refresh
+            && !q.node_info
+            && !q.app_info
+            && !q.session_info
+            && q.node.is_none()
+            && q.app.is_none()
+            && proc.rank < PMIX_RANK_VALID
+            && proc.rank != self.me.rank
+            && !crate::datastore::keys::is_reserved(key)
+            && proc.nspace == self.me.nspace;
+        if !plain {
+            return None;
+        }
+        seg.find(proc.rank, key)
+    }
+
     fn getnb_payload(&self, proc: &Proc, key: &[u8], info: &[Info], reserved_own: bool) -> Vec<u8> {
         let mut info = info.to_vec();
         if reserved_own && !info.iter().any(|i| i.is(PMIX_IMMEDIATE)) {
@@ -679,6 +729,11 @@ impl Client {
     fn get_inner(&self, proc: &Proc, key: &[u8], info: &[Info]) -> Result<Value> {
         let proc = self.normalize(proc);
         let q = GetQuals::parse(info);
+        // A local peer's committed key: the modex segment has its latest value (what this
+        // process fetched earlier may be older).
+        if let Some(v) = self.lookup_modex(&proc, key, &q) {
+            return Ok(v);
+        }
         match self.lookup_local(&proc, key, &q) {
             Lookup::Found(v) => return Ok(v),
             Lookup::NotFound => return Err(Error::NotFound),
@@ -709,6 +764,9 @@ impl Client {
     pub fn get_nb(&self, proc: &Proc, key: &[u8], info: &[Info], done: Done<Value>) -> Result<()> {
         let proc = self.normalize(proc).into_owned();
         let q = GetQuals::parse(info);
+        if let Some(v) = self.lookup_modex(&proc, key, &q) {
+            return self.post(move || done(Ok(v)));
+        }
         match self.lookup_local(&proc, key, &q) {
             Lookup::Found(v) => return self.post(move || done(Ok(v))),
             Lookup::NotFound => return self.post(move || done(Err(Error::NotFound))),

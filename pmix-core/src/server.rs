@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -86,6 +86,10 @@ impl Default for ServerConfig {
 /// Forgets (and unlinks) the segments of `nspace`; clients that mapped them keep their
 /// mappings. The directory goes with the last segment.
 fn drop_segments(st: &mut State, nspace: &PStr) {
+    if let Some(m) = st.modex_segments.remove(nspace) {
+        m.writer.retire();
+        let _ = std::fs::remove_file(&m.path);
+    }
     st.segments.retain(|(ns, _), f| {
         if ns == nspace {
             let _ = std::fs::remove_file(&f.path);
@@ -94,7 +98,7 @@ fn drop_segments(st: &mut State, nspace: &PStr) {
             true
         }
     });
-    if st.segments.is_empty() {
+    if st.segments.is_empty() && st.modex_segments.is_empty() {
         if let Some(d) = st.segment_dir.take() {
             let _ = std::fs::remove_dir(d);
         }
@@ -336,12 +340,23 @@ struct State {
     /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
     /// unlinked when the namespace is registered again or deregistered, and at finalize.
     segments: HashMap<(PStr, BufferType), SegmentFile>,
+    /// The modex segments (local peers' committed data) written for "rsshm" peers, by
+    /// namespace; retired and unlinked with the job-data segments.
+    modex_segments: HashMap<PStr, ModexSegment>,
     /// The private directory holding the segments, once created.
     segment_dir: Option<std::path::PathBuf>,
 }
 
+/// A modex segment this server writes (`datastore::segment`, "The modex segment").
+#[derive(Debug)]
+struct ModexSegment {
+    path: std::path::PathBuf,
+    generation: u64,
+    writer: crate::datastore::segment::ModexWriter,
+}
+
 /// The number of the last segment written in this process (generations name the files).
-static SEGMENT_GEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static SEGMENT_GEN: AtomicU64 = AtomicU64::new(0);
 
 /// A job-data segment this server wrote.
 #[derive(Debug, Clone)]
@@ -358,6 +373,11 @@ pub const GDS_SHM: &str = "rsshm";
 pub(crate) const SEG_PATH_KEY: &[u8] = b"pmix.rsshm.seg";
 /// The key of the REQ reply KVAL giving the segment's generation (UINT64).
 pub(crate) const SEG_GEN_KEY: &[u8] = b"pmix.rsshm.gen";
+/// The key of the REQ reply KVAL naming the modex segment file (STRING), for "rsshm" peers;
+/// optional (after the job segment's two).
+pub(crate) const MSEG_PATH_KEY: &[u8] = b"pmix.rsshm.mseg";
+/// The key of the REQ reply KVAL giving the modex segment's generation (UINT64).
+pub(crate) const MSEG_GEN_KEY: &[u8] = b"pmix.rsshm.mgen";
 /// What an "rsshm" peer that cannot map the segment sends after the REQ command to get the
 /// job data inline, as a "hash" peer does.
 pub(crate) const REQ_INLINE: &[u8] = b"hash";
@@ -373,6 +393,8 @@ pub struct Shared {
     rendezvous: Mutex<Vec<std::path::PathBuf>>,
     /// The server process's own event handlers.
     pub events: Arc<Registry>,
+    /// GETNB requests received (see [`Shared::get_requests`]).
+    get_requests: AtomicU64,
     me: Weak<Shared>,
 }
 
@@ -451,6 +473,7 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         uri,
         state: Mutex::new(State::default()),
         rendezvous: Mutex::new(Vec::new()),
+        get_requests: AtomicU64::new(0),
         events: Arc::new(Registry::default()),
         me: me.clone(),
     });
@@ -505,6 +528,13 @@ impl Shared {
         let me = self.arc();
         self.progress.post(move |r| me.retry_gets(r))?;
         Ok(())
+    }
+
+    /// The number of GETNB requests (a client's or tool's `PMIx_Get` of data it does not
+    /// hold) this server has received: a diagnostic, and how tests see that a Get was
+    /// answered without the server.
+    pub fn get_requests(&self) -> u64 {
+        self.get_requests.load(Ordering::Relaxed)
     }
 
     /// The job data of a registered namespace, as its clients receive it.
@@ -699,6 +729,10 @@ impl Shared {
             let mut st = self.state.lock();
             for (_, f) in st.segments.drain() {
                 let _ = std::fs::remove_file(f.path);
+            }
+            for (_, m) in st.modex_segments.drain() {
+                m.writer.retire();
+                let _ = std::fs::remove_file(m.path);
             }
             if let Some(d) = st.segment_dir.take() {
                 let _ = std::fs::remove_dir(d);
@@ -1016,21 +1050,9 @@ impl Shared {
         if let Some(f) = st.segments.get(&key) {
             return Some(f.clone());
         }
+        st.jobs.get(nspace)?;
+        let dir = self.segment_dir(st)?;
         let job = st.jobs.get(nspace)?;
-        let dir = match &st.segment_dir {
-            Some(d) => d.clone(),
-            None => {
-                let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
-                remove_stale_segment_dirs(&tmp, crate::wire::own_ids().0);
-                let d = tmp.join(segment_dir_name(std::process::id()));
-                if let Err(e) = private_dir(&d) {
-                    trace!("server: no segment directory {}: {e}", d.display());
-                    return None;
-                }
-                st.segment_dir = Some(d.clone());
-                d
-            }
-        };
         // Unique in the process: several servers of one process share its directory.
         let generation = SEGMENT_GEN.fetch_add(1, Ordering::Relaxed) + 1;
         let path = dir.join(format!("job.{generation}"));
@@ -1038,7 +1060,7 @@ impl Shared {
             trace!("server: segment {} not written: {e}", path.display());
             let _ = std::fs::remove_file(&path);
             // Made again (or found again) at the next attempt.
-            if st.segments.is_empty() {
+            if st.segments.is_empty() && st.modex_segments.is_empty() {
                 st.segment_dir = None;
             }
             return None;
@@ -1046,6 +1068,66 @@ impl Shared {
         let f = SegmentFile { path, generation };
         st.segments.insert(key, f.clone());
         Some(f)
+    }
+
+    /// The private directory of the segments, created on first use (after removing those
+    /// dead servers left).
+    fn segment_dir(&self, st: &mut State) -> Option<std::path::PathBuf> {
+        if let Some(d) = &st.segment_dir {
+            return Some(d.clone());
+        }
+        let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
+        remove_stale_segment_dirs(&tmp, crate::wire::own_ids().0);
+        let d = tmp.join(segment_dir_name(std::process::id()));
+        if let Err(e) = private_dir(&d) {
+            trace!("server: no segment directory {}: {e}", d.display());
+            return None;
+        }
+        st.segment_dir = Some(d.clone());
+        Some(d)
+    }
+
+    /// The modex segment of `nspace` (its path and generation), created on first use with
+    /// what the namespace's local processes have committed so far; `None` when the
+    /// namespace is not registered or the file cannot be made (peers then ask the server).
+    fn modex_segment(&self, nspace: &PStr) -> Option<(std::path::PathBuf, u64)> {
+        use crate::datastore::segment::{MODEX_LEN, MODEX_MAX_SLOTS, ModexWriter};
+        let mut st = self.state.lock();
+        let st = &mut *st;
+        if let Some(m) = st.modex_segments.get(nspace) {
+            return Some((m.path.clone(), m.generation));
+        }
+        let job = st.jobs.get(nspace)?;
+        let top = job.local_ranks().iter().map(|&r| r as usize + 1).max();
+        let nslots = (job.job_size() as usize)
+            .max(top.unwrap_or(0))
+            .min(MODEX_MAX_SLOTS);
+        let dir = self.segment_dir(st)?;
+        let generation = SEGMENT_GEN.fetch_add(1, Ordering::Relaxed) + 1;
+        let path = dir.join(format!("modex.{generation}"));
+        let mut writer = match ModexWriter::create(&path, generation, nslots, MODEX_LEN) {
+            Ok(w) => w,
+            Err(e) => {
+                trace!("server: modex segment {} not made: {e}", path.display());
+                let _ = std::fs::remove_file(&path);
+                if st.segments.is_empty() && st.modex_segments.is_empty() {
+                    st.segment_dir = None;
+                }
+                return None;
+            }
+        };
+        for (rank, kvals) in st.modex.local_procs(nspace) {
+            writer.publish(rank, &crate::datastore::segment::modex_blob(kvals));
+        }
+        st.modex_segments.insert(
+            nspace.clone(),
+            ModexSegment {
+                path: path.clone(),
+                generation,
+                writer,
+            },
+        );
+        Some((path, generation))
     }
 
     fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
@@ -1113,6 +1195,18 @@ impl Shared {
                             key: PStr::from(SEG_GEN_KEY),
                             value: Value::Uint64(seg.generation),
                         });
+                        if let Some((path, generation)) = self.modex_segment(&me.nspace) {
+                            p.kval(&Kval {
+                                key: PStr::from(MSEG_PATH_KEY),
+                                value: Value::String(Some(PStr::from(
+                                    path.as_os_str().as_encoded_bytes(),
+                                ))),
+                            });
+                            p.kval(&Kval {
+                                key: PStr::from(MSEG_GEN_KEY),
+                                value: Value::Uint64(generation),
+                            });
+                        }
                         Self::reply(r, id, tag, p.into_bytes());
                         return Ok(());
                     }
@@ -1164,8 +1258,21 @@ impl Shared {
                 }
                 {
                     let mut st = self.state.lock();
+                    let st = &mut *st;
+                    let visible = parts
+                        .iter()
+                        .any(|(s, kv)| matches!(*s, PMIX_LOCAL | PMIX_GLOBAL) && !kv.is_empty());
                     for (scope, kvals) in parts {
                         st.modex.commit(me, scope, kvals);
+                    }
+                    // Local peers read the new values from the modex segment once this
+                    // COMMIT is answered (before this connection's fence contribution).
+                    if visible {
+                        if let Some(m) = st.modex_segments.get_mut(&me.nspace) {
+                            let kvals = st.modex.local_newest_first(me).unwrap_or_default();
+                            m.writer
+                                .publish(me.rank, &crate::datastore::segment::modex_blob(kvals));
+                        }
                     }
                 }
                 Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
@@ -1198,6 +1305,7 @@ impl Shared {
                     u.string().ok().flatten()
                 };
                 trace!("server: get {ns}:{rank} key {key:?} for {me:?}");
+                self.get_requests.fetch_add(1, Ordering::Relaxed);
                 self.get(r, id, tag, me, Proc::new(ns, rank), key, info);
             }
             cmd::FINALIZE => {

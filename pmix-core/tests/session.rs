@@ -752,10 +752,20 @@ fn mappings_of(path: &std::path::Path) -> usize {
     maps.lines().filter(|l| l.contains(p)).count()
 }
 
-/// The segment files in `dir`.
+/// The job-data segment files in `dir`.
 fn segment_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    files_named(dir, "job.")
+}
+
+/// The files in `dir` whose names start with `prefix`.
+fn files_named(dir: &std::path::Path, prefix: &str) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+                .map(|e| e.path())
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -992,6 +1002,143 @@ fn job_data_comes_from_a_mapped_segment_or_inline_with_the_same_answers() {
     c3.finalize().unwrap();
     drop(c3);
     assert_eq!(mappings_of(&files[0]), 0);
+    s.finalize();
+    assert!(!segdir.exists());
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Fences all `clients` at once (no data collection).
+fn fence_all(clients: &[Arc<Client>]) {
+    let threads: Vec<_> = clients
+        .iter()
+        .cloned()
+        .map(|c| std::thread::spawn(move || c.fence(&[], &[]).unwrap()))
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+}
+
+/// Local peers' committed data from the modex segment: after put, commit and a fence, an
+/// "rsshm" client reads a peer's LOCAL and GLOBAL keys without asking the server; a key
+/// committed again is read at its new value after the next fence; a refresh, a REMOTE-only
+/// key and a "hash" client (as a reference client would be) still ask the server; a
+/// retired segment sends Gets back to the server; the files go at finalize.
+#[test]
+fn local_peers_committed_data_is_read_from_the_modex_segment() {
+    let tmp = std::env::temp_dir().join(format!("pmix-session-modex.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).unwrap();
+    let cfg = ServerConfig {
+        id: Proc::new("modex-server", 0),
+        tmpdir: tmp.to_str().unwrap().into(),
+        system_tmpdir: tmp.to_str().unwrap().into(),
+        ..ServerConfig::default()
+    };
+    let s = server::start(Arc::new(NoHost), cfg).expect("server");
+    let ns = PStr::from("ns");
+    let info = vec![
+        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(3)),
+        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(3)),
+        Info::new(key(PMIX_LOCAL_PEERS), Value::String(Some("0,1,2".into()))),
+    ];
+    s.register_nspace(&ns, 3, &info).expect("register");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let env_of = |r: u32, gds: Option<&str>| {
+        let p = Proc::new("ns", r);
+        s.register_client(&p, uid, gid).expect("client");
+        let vars = s.setup_fork(&p);
+        ClientEnv::from_env(|k| match (k, gds) {
+            ("PMIX_GDS_MODULE", Some(g)) => Some(g.to_string()),
+            _ => vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
+        })
+        .expect("env")
+        .expect("not a singleton")
+    };
+    // Ranks 0 and 1 map the segments; rank 2 declares "hash", as a reference client does.
+    let clients: Vec<Arc<Client>> = [(0, None), (1, None), (2, Some("hash"))]
+        .into_iter()
+        .map(|(r, g)| Arc::new(Client::connect(Some(env_of(r, g))).expect("connect")))
+        .collect();
+    let segdir = tmp.join(format!("pmix-rsshm.{}", std::process::id()));
+    let mfiles = files_named(&segdir, "modex.");
+    assert_eq!(mfiles.len(), 1, "{mfiles:?}");
+    let perm = std::fs::metadata(&mfiles[0]).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&perm) & 0o777,
+        0o400
+    );
+    // The server's mapping and the two "rsshm" clients' (all in this process).
+    assert_eq!(mappings_of(&mfiles[0]), 3);
+
+    for c in &clients {
+        let r = c.me.rank;
+        c.put(PMIX_GLOBAL, "g".into(), Value::Uint32(100 + r))
+            .unwrap();
+        c.put(PMIX_LOCAL, "l".into(), Value::Uint32(200 + r))
+            .unwrap();
+        c.put(PMIX_REMOTE, "r".into(), Value::Uint32(300 + r))
+            .unwrap();
+        c.commit().unwrap();
+    }
+    fence_all(&clients);
+    let (c0, c2) = (&clients[0], &clients[2]);
+    let p1 = Proc::new("ns", 1);
+    let n = s.get_requests();
+    assert_eq!(c0.get(&p1, b"g", &[]), Ok(Value::Uint32(101)));
+    assert_eq!(c0.get(&p1, b"l", &[]), Ok(Value::Uint32(201)));
+    // The "hash" client's data is in the segment too.
+    assert_eq!(
+        c0.get(&Proc::new("ns", 2), b"g", &[]),
+        Ok(Value::Uint32(102))
+    );
+    // Non-blocking, and with PMIX_OPTIONAL: also from the segment.
+    let (tx, rx) = std::sync::mpsc::channel();
+    c0.get_nb(&p1, b"l", &[], Box::new(move |v| tx.send(v).unwrap()))
+        .unwrap();
+    assert_eq!(rx.recv().unwrap(), Ok(Value::Uint32(201)));
+    let opt = [Info::new(key(PMIX_OPTIONAL), Value::Bool(true))];
+    assert_eq!(c0.get(&p1, b"g", &opt), Ok(Value::Uint32(101)));
+    assert_eq!(s.get_requests(), n, "answered from the modex segment");
+    // A REMOTE-only key is not for local peers: the server says so.
+    assert_eq!(c0.get(&p1, b"r", &[]), Err(pmix_core::Error::NotFound));
+    assert_eq!(s.get_requests(), n + 1);
+    // The "hash" client asks the server, and gets the same values.
+    assert_eq!(c2.get(&p1, b"g", &[]), Ok(Value::Uint32(101)));
+    assert_eq!(c2.get(&p1, b"l", &[]), Ok(Value::Uint32(201)));
+    assert_eq!(s.get_requests(), n + 2);
+
+    // Committed again: the new value after the next fence, still without the server.
+    fence_all(&clients);
+    clients[1]
+        .put(PMIX_GLOBAL, "g".into(), Value::Uint32(1101))
+        .unwrap();
+    clients[1].commit().unwrap();
+    fence_all(&clients);
+    let n = s.get_requests();
+    assert_eq!(c0.get(&p1, b"g", &[]), Ok(Value::Uint32(1101)));
+    assert_eq!(c0.get(&p1, b"l", &[]), Ok(Value::Uint32(201)));
+    assert_eq!(s.get_requests(), n);
+    // A refresh goes to the server.
+    let refresh = [Info::new(key(PMIX_GET_REFRESH_CACHE), Value::Bool(true))];
+    assert_eq!(c0.get(&p1, b"g", &refresh), Ok(Value::Uint32(1101)));
+    assert_eq!(s.get_requests(), n + 1);
+    // The "hash" client sees the new value too (a refresh: it holds the old one).
+    assert_eq!(c2.get(&p1, b"g", &refresh), Ok(Value::Uint32(1101)));
+
+    // Registering the namespace again retires the segment: Gets of keys not held go to
+    // the server (rank 1 reads rank 0's keys for the first time), which still has them.
+    s.register_nspace(&ns, 3, &info).expect("register again");
+    assert_eq!(files_named(&segdir, "modex.").len(), 0);
+    let c1 = &clients[1];
+    let p0 = Proc::new("ns", 0);
+    let n = s.get_requests();
+    assert_eq!(c1.get(&p0, b"l", &[]), Ok(Value::Uint32(200)));
+    assert_eq!(s.get_requests(), n + 1);
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+    drop(clients);
     s.finalize();
     assert!(!segdir.exists());
     let _ = std::fs::remove_dir_all(&tmp);

@@ -61,6 +61,32 @@ impl Encoder {
         r
     }
 
+    /// Appends `PACK(KVAL, 1, kv)`, as [`Encoder::pack`] of that one KVAL would, without
+    /// copying the value into a [`Value::Kval`] first. On error nothing is appended.
+    ///
+    /// # Errors
+    /// As [`Encoder::pack`].
+    pub fn pack_kval(&mut self, kv: &Kval) -> Result<()> {
+        self.pack_kval_parts(kv.key.as_bytes(), &kv.value)
+    }
+
+    /// [`Encoder::pack_kval`] of a key and a value held apart.
+    pub fn pack_kval_parts(&mut self, key: &[u8], value: &Value) -> Result<()> {
+        let start = self.buf.len();
+        if self.mode == BufferType::FullyDesc {
+            self.dtype(PMIX_INT32);
+        }
+        self.int(1);
+        if self.mode == BufferType::FullyDesc {
+            self.dtype(PMIX_KVAL);
+        }
+        let r = self.string(key).and_then(|()| self.value(value));
+        if r.is_err() {
+            self.buf.truncate(start);
+        }
+        r
+    }
+
     fn top(&mut self, ty: pmix_data_type_t, values: &[Value]) -> Result<()> {
         if !is_codec_type(ty) {
             return Err(Error::UnknownDataType(ty));

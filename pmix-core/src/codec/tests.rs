@@ -788,3 +788,48 @@ fn byte_object_head_and_in_place_read_match_the_pack() {
             .is_err()
     );
 }
+
+#[test]
+fn pack_kval_is_a_pack_of_one_kval_and_find_first_reads_it() {
+    let kvals = [
+        Kval {
+            key: s("a"),
+            value: Value::Uint32(7),
+        },
+        Kval {
+            key: s("blob"),
+            value: Value::ByteObject(vec![1, 2, 3]),
+        },
+        Kval {
+            key: s("text"),
+            value: Value::String(Some(s("x"))),
+        },
+        Kval {
+            key: s("a"),
+            value: Value::Uint32(8),
+        },
+    ];
+    for mode in [BufferType::NonDesc, BufferType::FullyDesc] {
+        let mut one = Encoder::new(mode);
+        let mut all = Encoder::new(mode);
+        for kv in &kvals {
+            one.pack_kval(kv).unwrap();
+            all.pack(PMIX_KVAL, &[Value::Kval(Box::new(kv.clone()))])
+                .unwrap();
+        }
+        assert_eq!(one.buf, all.buf, "{mode:?}");
+        let mut d = Decoder::new(mode, &one.buf);
+        assert_eq!(d.find_first_in_kvals(b"a"), Ok(Some(Value::Uint32(7))));
+        let mut d = Decoder::new(mode, &one.buf);
+        assert_eq!(
+            d.find_first_in_kvals(b"text"),
+            Ok(Some(Value::String(Some(s("x")))))
+        );
+        let mut d = Decoder::new(mode, &one.buf);
+        assert_eq!(d.find_first_in_kvals(b"none"), Ok(None));
+        // Cut inside the last KVAL: an error, and nothing consumed.
+        let mut d = Decoder::new(mode, &one.buf[..one.buf.len() - 2]);
+        assert!(d.find_first_in_kvals(b"none").is_err());
+        assert_eq!(d.position(), 0);
+    }
+}

@@ -188,6 +188,45 @@ impl<'a> Decoder<'a> {
         Ok(found)
     }
 
+    /// Reads top-level `PACK(KVAL)`s up to the first KVAL named `key` and returns its
+    /// value, or `None` when the data ends without one. Values of other keys are skipped
+    /// without being built where they are plain numbers or strings, so a lookup allocates
+    /// little beyond the returned value. On error nothing is consumed.
+    ///
+    /// # Errors
+    /// `UnpackFailure` when the data is not a sequence of KVAL packs; `ReadPastEnd` (or
+    /// another error of [`Decoder::unpack`]) when it ends inside one or is damaged.
+    pub fn find_first_in_kvals(&mut self, key: &[u8]) -> Result<Option<Value>> {
+        let start = self.pos;
+        let r = self.find_in_kvals_inner(key);
+        if r.is_err() {
+            self.pos = start;
+            self.depth = 0;
+        }
+        r
+    }
+
+    fn find_in_kvals_inner(&mut self, key: &[u8]) -> Result<Option<Value>> {
+        while !self.remaining().is_empty() {
+            if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_INT32 {
+                return Err(Error::UnpackFailure);
+            }
+            let n = self.int()? as i32;
+            if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_KVAL {
+                return Err(Error::UnpackFailure);
+            }
+            let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
+            self.fits(n)?;
+            for _ in 0..n {
+                if self.raw_key()? == key {
+                    return self.value().map(Some);
+                }
+                self.skip_value()?;
+            }
+        }
+        Ok(None)
+    }
+
     /// A key's bytes as [`Decoder::key`] would make them (up to the first NUL, at most
     /// `MAX_KEY_LEN`), without copying.
     fn raw_key(&mut self) -> Result<&'a [u8]> {
@@ -214,6 +253,11 @@ impl<'a> Decoder<'a> {
             PMIX_STRING => {
                 let n = self.int()? as i32;
                 let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
+                self.take(n)?;
+            }
+            PMIX_BYTE_OBJECT => {
+                // As `blob` reads it, without the copy.
+                let n = self.count()?;
                 self.take(n)?;
             }
             _ => {

@@ -194,6 +194,21 @@ impl ProcModex {
     }
 }
 
+impl ProcModex {
+    /// The local values, the most recently committed first (values of one COMMIT in
+    /// first-commit order).
+    fn newest_first(&self) -> Vec<(&PStr, &Value)> {
+        let mut v: Vec<(u64, &PStr, &Value)> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.vals.local().map(|v| (e.stamp, &e.key, v)))
+            .collect();
+        // Stable: the values of one COMMIT keep their order.
+        v.sort_by_key(|e| std::cmp::Reverse(e.0));
+        v.into_iter().map(|(_, k, v)| (k, v)).collect()
+    }
+}
+
 impl ModexStore {
     /// An empty store.
     pub fn new() -> ModexStore {
@@ -255,6 +270,26 @@ impl ModexStore {
                     value: v.clone(),
                 })
             })
+            .collect()
+    }
+
+    /// The LOCAL and GLOBAL values of a process that committed here (what a local requester
+    /// sees), the most recently committed first (values of one COMMIT in the store's
+    /// order); `None` for a process that did not commit here.
+    pub fn local_newest_first(&self, proc: &Proc) -> Option<Vec<(&PStr, &Value)>> {
+        self.procs
+            .get(proc)
+            .filter(|e| e.committed_here)
+            .map(ProcModex::newest_first)
+    }
+
+    /// The processes of `nspace` that committed here, with
+    /// [`ModexStore::local_newest_first`], in no particular order.
+    pub fn local_procs(&self, nspace: &PStr) -> Vec<(u32, Vec<(&PStr, &Value)>)> {
+        self.procs
+            .iter()
+            .filter(|(p, e)| p.nspace == *nspace && e.committed_here)
+            .map(|(p, e)| (p.rank, e.newest_first()))
             .collect()
     }
 

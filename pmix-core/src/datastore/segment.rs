@@ -1,3 +1,5 @@
+//! The job-data segment, and (below) the modex segment of local peers' committed data.
+//!
 //! The job-data segment: one file per namespace and buffer type, written once by our server
 //! and mapped read-only by each of our clients on the machine (gds "rsshm", negotiated as
 //! `docs/notes/datastore.md` describes). It replaces the per-client copy of the "hash" REQ
@@ -44,6 +46,15 @@
 //! again). A process of the same user that truncates the file anyway makes reads past the
 //! new end fault (SIGBUS), as with any shared mapping; its content, however damaged, is only
 //! ever decoded by the checked decoder.
+//!
+//! The modex segment (the second half of this module: local peers' committed data, which
+//! the server rewrites while clients read it) is mapped by [`Mapping`], whose invariant is
+//! the same plus: no Rust reference to its slot table or data area is ever made, since
+//! another process may change those bytes at any time. Slot fields are read and written as
+//! atomics (`AtomicU64::from_ptr` on 8-aligned offsets checked against the mapping's
+//! length); blob bytes are copied with `copy_nonoverlapping` from or to raw pointers, after
+//! a bounds check, into or out of the process's own buffers, and only those copies are
+//! decoded, after the slot's sequence number showed that they are not torn.
 
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
@@ -51,8 +62,8 @@ use std::path::Path;
 use std::ptr::NonNull;
 
 use crate::codec::{BufferType, Encoder};
-use crate::values::Kval;
-use crate::{Error, Result};
+use crate::values::{Kval, Value};
+use crate::{Error, PStr, Result};
 
 /// The first bytes of a segment.
 pub(crate) const MAGIC: [u8; 8] = *b"PMIXrsJ1";
@@ -476,4 +487,588 @@ impl Drop for Segment {
             let _ = unsafe { rustix::mm::munmap(ptr.as_ptr().cast(), len) };
         }
     }
+}
+
+// ---- The modex segment --------------------------------------------------------------------
+//
+// Local peers' committed data (gds "rsshm", docs/notes/datastore.md section 8): one file per
+// namespace, written in place by the server's progress thread at each COMMIT and read by our
+// clients without asking the server. Layout (integers little-endian, offsets from the start
+// of the file):
+//
+// | offset | size | field |
+// |---|---|---|
+// | 0 | 8 | magic `PMIXrsM1` |
+// | 8 | 4 | layout version (1) |
+// | 12 | 4 | buffer type of the blobs (always 1, non-described) |
+// | 16 | 8 | generation (named in the REQ reply) |
+// | 24 | 8 | length of the file (fixed at creation; the file is sparse) |
+// | 32 | 8 | number of rank slots |
+// | 40 | 8 | offset of the slot table |
+// | 48 | 8 | offset of the data area |
+// | 56 | 8 | state: 0 while the server keeps the segment up to date, 1 once retired |
+//
+// Slot `r` (32 bytes, 8-aligned, each field an atomic `u64`): a sequence number (odd while
+// the server rewrites the rank's blob), the offset and length of the rank's blob (length 0:
+// nothing published), and the capacity of the region the blob lies in. A blob
+// ([`modex_blob`]) is a directory of keys (each with the offset and length of its KVAL) and
+// the `PACK(KVAL)`s of the rank's LOCAL and GLOBAL values (everything a local peer may see),
+// the most recently committed first; a reader copies the directory and the one KVAL it
+// wants. A blob is replaced as a whole at each of the rank's COMMITs: in place when it fits
+// the rank's region (a seqlock: readers copy out what they need and retry when the sequence
+// number moved), else in a new region of twice the size taken from the data area
+// (append-only; the old region is abandoned). A rank whose blob no longer fits anywhere gets
+// length 0, and readers ask the
+// server.
+
+/// The first bytes of a modex segment.
+pub(crate) const MODEX_MAGIC: [u8; 8] = *b"PMIXrsM1";
+/// Bytes of a modex segment's header.
+pub(crate) const MODEX_HEADER: usize = 64;
+/// Bytes of one rank slot.
+const SLOT: usize = 32;
+/// The length of a modex segment file (sparse: only the pages written take memory).
+pub(crate) const MODEX_LEN: usize = 64 << 20;
+/// The most rank slots a modex segment has (ranks above are served by the server).
+pub(crate) const MODEX_MAX_SLOTS: usize = 1 << 20;
+/// The smallest region given to a rank's blob.
+const MIN_REGION: usize = 256;
+/// How often a reader retries a blob the server is rewriting before asking the server.
+const READ_TRIES: usize = 1000;
+/// How much of a blob a reader copies first (the start of its directory: the newest keys).
+const FIRST_READ: usize = 256;
+/// The most a thread keeps of its buffers for the copies between lookups.
+const SCRATCH_KEEP: usize = 8192;
+
+std::thread_local! {
+    /// A thread's buffers for the copies of a lookup (directory, KVAL), kept between
+    /// lookups so that a Get allocates only the value it returns.
+    static SCRATCH: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
+}
+
+/// Where a modex segment's parts lie, checked against the mapping's length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ModexLayout {
+    pub(crate) generation: u64,
+    nslots: usize,
+    slots_off: usize,
+    data_off: usize,
+}
+
+impl ModexLayout {
+    /// The layout of a new segment of `len` bytes with `nslots` slots.
+    fn new(generation: u64, nslots: usize, len: usize) -> Option<ModexLayout> {
+        let data_off = MODEX_HEADER.checked_add(nslots.checked_mul(SLOT)?)?;
+        (data_off < len).then_some(ModexLayout {
+            generation,
+            nslots,
+            slots_off: MODEX_HEADER,
+            data_off,
+        })
+    }
+
+    /// The header's bytes.
+    fn header(&self, len: usize) -> Vec<u8> {
+        let mut h = Vec::with_capacity(MODEX_HEADER);
+        h.extend_from_slice(&MODEX_MAGIC);
+        h.extend_from_slice(&VERSION.to_le_bytes());
+        h.extend_from_slice(&u32::from(BufferType::NonDesc.wire_value()).to_le_bytes());
+        for v in [
+            self.generation,
+            len as u64,
+            self.nslots as u64,
+            self.slots_off as u64,
+            self.data_off as u64,
+            0,
+        ] {
+            h.extend_from_slice(&v.to_le_bytes());
+        }
+        h
+    }
+
+    /// Checks a modex segment's header (its first [`MODEX_HEADER`] bytes) against the
+    /// length mapped and the generation the server named.
+    ///
+    /// # Errors
+    /// `UnpackFailure` for a header that is short, damaged, of another layout version,
+    /// buffer type or generation, or whose parts do not lie within `len` bytes.
+    pub(crate) fn parse(h: &[u8], len: usize, generation: u64) -> Result<ModexLayout> {
+        if h.len() < MODEX_HEADER || h.get(..8) != Some(&MODEX_MAGIC[..]) {
+            return Err(Error::UnpackFailure);
+        }
+        if u32_at(h, 8) != Some(VERSION) || u32_at(h, 12) != Some(1) {
+            return Err(Error::UnpackFailure);
+        }
+        if u64_at(h, 16) != Some(generation) || usize_at(h, 24)? != len {
+            return Err(Error::UnpackFailure);
+        }
+        let l = ModexLayout {
+            generation,
+            nslots: usize_at(h, 32)?,
+            slots_off: usize_at(h, 40)?,
+            data_off: usize_at(h, 48)?,
+        };
+        let slots_end = l
+            .nslots
+            .checked_mul(SLOT)
+            .and_then(|n| n.checked_add(l.slots_off))
+            .ok_or(Error::UnpackFailure)?;
+        let ok = l.slots_off >= MODEX_HEADER
+            && l.slots_off % 8 == 0
+            && slots_end <= l.data_off
+            && l.data_off <= len;
+        if !ok {
+            return Err(Error::UnpackFailure);
+        }
+        Ok(l)
+    }
+
+    /// The offset of field `i` (0 = sequence, 1 = offset, 2 = length, 3 = capacity) of the
+    /// slot of `rank`; `None` for a rank without a slot.
+    fn slot_field(&self, rank: u32, i: usize) -> Option<usize> {
+        let r = usize::try_from(rank).ok().filter(|&r| r < self.nslots)?;
+        Some(self.slots_off + r * SLOT + i * 8)
+    }
+}
+
+/// A mapping of a whole file, shared with other processes. Type invariant: `ptr` is the
+/// start of a live shared mapping of `len` bytes (`len > 0`, page-aligned start), readable,
+/// and writable when `writable`; made by [`Mapping::new`] and unmapped only by `Drop`. No
+/// Rust reference to the bytes of the slot table or the data area is ever made (other
+/// processes may change them at any time): they are read and written through raw pointers,
+/// the slot fields through atomics. The header is written before the file is named to
+/// anyone and never changes afterwards, except its state field (an atomic).
+struct Mapping {
+    ptr: NonNull<u8>,
+    len: usize,
+    writable: bool,
+}
+
+// SAFETY: the mapping is owned by the `Mapping` (unmapped only in `Drop`); all access to
+// bytes others may change goes through raw pointers and atomics, which any thread may use.
+unsafe impl Send for Mapping {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Mapping {}
+
+impl Mapping {
+    fn new(f: &File, len: usize, writable: bool) -> Result<Mapping> {
+        use rustix::mm::{MapFlags, ProtFlags};
+        if len == 0 {
+            return Err(Error::UnpackFailure);
+        }
+        let prot = if writable {
+            ProtFlags::READ | ProtFlags::WRITE
+        } else {
+            ProtFlags::READ
+        };
+        // SAFETY: a fresh mapping chosen by the kernel (null hint, no MAP_FIXED), of a
+        // length > 0, shared: it aliases no Rust object.
+        let ptr =
+            unsafe { rustix::mm::mmap(std::ptr::null_mut(), len, prot, MapFlags::SHARED, f, 0) }
+                .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE))?;
+        let ptr = NonNull::new(ptr.cast::<u8>()).ok_or(Error::NoMem)?;
+        Ok(Mapping { ptr, len, writable })
+    }
+
+    /// The atomic `u64` at `at` (8-aligned, within the mapping), or `None`.
+    fn atomic(&self, at: usize) -> Option<&std::sync::atomic::AtomicU64> {
+        if at % 8 != 0 || at.checked_add(8)? > self.len {
+            return None;
+        }
+        // SAFETY: type invariant: `ptr + at .. + 8` lies in the live mapping (checked
+        // above), 8-aligned (the mapping's start is page-aligned); the bytes are only ever
+        // accessed atomically by this code (in every process), and the reference lives no
+        // longer than `self`. A load from a read-only mapping is a plain load on the
+        // targets we build for; stores are made only through a writable mapping.
+        Some(unsafe { std::sync::atomic::AtomicU64::from_ptr(self.ptr.as_ptr().add(at).cast()) })
+    }
+
+    /// Appends the `len` bytes at `at` to `out`; false when the range is not within the
+    /// mapping. The bytes may be changing under the copy (another process writing them):
+    /// the caller checks a sequence number afterwards.
+    fn copy_out(&self, at: usize, len: usize, out: &mut Vec<u8>) -> bool {
+        if at.checked_add(len).is_none_or(|e| e > self.len) {
+            return false;
+        }
+        out.reserve(len);
+        let have = out.len();
+        // SAFETY: type invariant: `ptr + at .. + len` lies in the live mapping (checked);
+        // `out` has room for `len` more bytes after its `have` and does not overlap the
+        // mapping; no reference to the source bytes is made; `set_len` follows the copy of
+        // exactly `len` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                self.ptr.as_ptr().add(at),
+                out.as_mut_ptr().add(have),
+                len,
+            );
+            out.set_len(have + len);
+        }
+        true
+    }
+
+    /// Copies `bytes` to `at`; false when the range is not within a writable mapping.
+    fn copy_in(&self, at: usize, bytes: &[u8]) -> bool {
+        if !self.writable || at.checked_add(bytes.len()).is_none_or(|e| e > self.len) {
+            return false;
+        }
+        // SAFETY: type invariant: the range lies in the live writable mapping (checked);
+        // `bytes` does not overlap it (no reference into the mapping is ever made).
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.as_ptr().add(at), bytes.len());
+        }
+        true
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: type invariant: `ptr`/`len` is our mapping, unmapped only here; no
+        // reference borrowed from `self` outlives it.
+        let _ = unsafe { rustix::mm::munmap(self.ptr.as_ptr().cast(), self.len) };
+    }
+}
+
+/// The server's side of a modex segment: creates the file and rewrites the ranks' blobs.
+/// Only one writer (the server's progress thread, under the server's state lock).
+pub(crate) struct ModexWriter {
+    map: Mapping,
+    layout: ModexLayout,
+    /// The end of the data area's used part.
+    end: usize,
+}
+
+impl std::fmt::Debug for ModexWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModexWriter")
+            .field("layout", &self.layout)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+impl ModexWriter {
+    /// Creates the segment file `path` (it must not exist; readable by its owner only) of
+    /// `len` bytes (sparse) with `nslots` rank slots, and maps it.
+    ///
+    /// # Errors
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be created, sized
+    /// or mapped; `NoMem` when the slots do not fit `len`.
+    pub(crate) fn create(
+        path: &Path,
+        generation: u64,
+        nslots: usize,
+        len: usize,
+    ) -> Result<ModexWriter> {
+        let layout = ModexLayout::new(generation, nslots, len).ok_or(Error::NoMem)?;
+        let fail = |_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE);
+        let f = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o400)
+                .open(path)
+                .map_err(fail)?
+        };
+        f.set_len(len as u64).map_err(fail)?;
+        let map = Mapping::new(&f, len, true)?;
+        if !map.copy_in(0, &layout.header(len)) {
+            return Err(Error::NoMem);
+        }
+        Ok(ModexWriter {
+            map,
+            end: layout.data_off,
+            layout,
+        })
+    }
+
+    /// Publishes `blob` (`PACK(KVAL)*`, non-described) as everything `rank` committed, in
+    /// place of its previous blob. False when the rank has no slot or the data area is
+    /// full: readers then find nothing for the rank (and ask the server).
+    pub(crate) fn publish(&mut self, rank: u32, blob: &[u8]) -> bool {
+        use std::sync::atomic::{Ordering, fence};
+        let (map, layout) = (&self.map, self.layout);
+        let field = |i| map.atomic(layout.slot_field(rank, i)?);
+        let (Some(seq), Some(off), Some(len), Some(cap)) = (field(0), field(1), field(2), field(3))
+        else {
+            return false;
+        };
+        let (old_off, old_cap) = (off.load(Ordering::Relaxed), cap.load(Ordering::Relaxed));
+        let (at, room) = if old_off != 0 && blob.len() as u64 <= old_cap {
+            (old_off as usize, old_cap as usize)
+        } else {
+            let room = blob
+                .len()
+                .saturating_mul(2)
+                .max(MIN_REGION)
+                .next_multiple_of(8);
+            match self.end.checked_add(room).filter(|&e| e <= map.len) {
+                Some(e) => {
+                    let at = self.end;
+                    self.end = e;
+                    (at, room)
+                }
+                None => (0, 0),
+            }
+        };
+        // Seqlock write: odd while the slot and its blob change.
+        let s = seq.load(Ordering::Relaxed);
+        seq.store(s.wrapping_add(1) | 1, Ordering::Relaxed);
+        fence(Ordering::Release);
+        let ok = at != 0 && map.copy_in(at, blob);
+        if ok {
+            off.store(at as u64, Ordering::Relaxed);
+            len.store(blob.len() as u64, Ordering::Relaxed);
+            cap.store(room as u64, Ordering::Relaxed);
+        } else {
+            len.store(0, Ordering::Relaxed);
+        }
+        seq.store((s | 1).wrapping_add(1), Ordering::Release);
+        ok
+    }
+
+    /// Writes `bytes` at `at` of the file, whatever they damage (tests of readers).
+    #[cfg(test)]
+    pub(crate) fn poke(&self, at: usize, bytes: &[u8]) {
+        assert!(self.map.copy_in(at, bytes));
+    }
+
+    /// The offset of field `i` of the slot of `rank` (tests).
+    #[cfg(test)]
+    pub(crate) fn slot_offset(&self, rank: u32, i: usize) -> usize {
+        self.layout.slot_field(rank, i).expect("a slot")
+    }
+
+    /// Marks the segment retired: readers stop using it and ask the server. Done before the
+    /// server forgets the segment (namespace registered again or deregistered, finalize).
+    pub(crate) fn retire(&self) {
+        if let Some(state) = self.map.atomic(56) {
+            state.store(1, std::sync::atomic::Ordering::Release);
+        }
+    }
+}
+
+/// A client's read-only mapping of a modex segment.
+pub(crate) struct ModexReader {
+    map: Mapping,
+    layout: ModexLayout,
+}
+
+impl std::fmt::Debug for ModexReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModexReader")
+            .field("layout", &self.layout)
+            .finish()
+    }
+}
+
+impl ModexReader {
+    /// Maps the modex segment at `path` and checks its header (the generation the server
+    /// named, the length against the file's).
+    ///
+    /// # Errors
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be opened or mapped;
+    /// `UnpackFailure` when its header is damaged or names another generation.
+    pub(crate) fn open(path: &Path, generation: u64) -> Result<ModexReader> {
+        let fail = |_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE);
+        let f = File::open(path).map_err(fail)?;
+        let len = usize::try_from(f.metadata().map_err(fail)?.len()).map_err(|_| Error::NoMem)?;
+        if len < MODEX_HEADER {
+            return Err(Error::UnpackFailure);
+        }
+        let map = Mapping::new(&f, len, false)?;
+        let mut h = Vec::new();
+        if !map.copy_out(0, MODEX_HEADER, &mut h) {
+            return Err(Error::UnpackFailure);
+        }
+        let layout = ModexLayout::parse(&h, len, generation)?;
+        Ok(ModexReader { map, layout })
+    }
+
+    /// Whether the server still keeps the segment up to date.
+    pub(crate) fn live(&self) -> bool {
+        self.map
+            .atomic(56)
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Acquire) == 0)
+    }
+
+    /// The value of `key` in the current blob of `rank`; `None` when the segment is
+    /// retired, the rank has no slot or no blob, the blob lacks the key, lies outside the
+    /// data area or is damaged, or the server kept rewriting it (the caller then asks the
+    /// server). Only the blob's directory and the one KVAL it points to are copied out of
+    /// the segment, and decoded from the copies; the sequence number says whether the
+    /// copies are of a blob the server had finished writing.
+    pub(crate) fn find(&self, rank: u32, key: &[u8]) -> Option<crate::values::Value> {
+        if !self.live() {
+            return None;
+        }
+        let l = &self.layout;
+        let field = |i| l.slot_field(rank, i).and_then(|a| self.map.atomic(a));
+        let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
+            return None;
+        };
+        SCRATCH.with(|b| match b.try_borrow_mut() {
+            Ok(mut b) => {
+                let (dir, kval) = &mut *b;
+                let v = self.find_with(seq, off, len, key, dir, kval);
+                // What a large blob left is not kept.
+                for v in [dir, kval] {
+                    if v.capacity() > SCRATCH_KEEP {
+                        *v = Vec::new();
+                    }
+                }
+                v
+            }
+            Err(_) => self.find_with(seq, off, len, key, &mut Vec::new(), &mut Vec::new()),
+        })
+    }
+
+    /// [`ModexReader::find`] with the rank's slot fields and buffers for the copies.
+    fn find_with(
+        &self,
+        seq: &std::sync::atomic::AtomicU64,
+        off: &std::sync::atomic::AtomicU64,
+        len: &std::sync::atomic::AtomicU64,
+        key: &[u8],
+        dir: &mut Vec<u8>,
+        kval: &mut Vec<u8>,
+    ) -> Option<crate::values::Value> {
+        use std::sync::atomic::{Ordering, fence};
+        let l = &self.layout;
+        for tries in 1..=READ_TRIES {
+            let s1 = seq.load(Ordering::Acquire);
+            if s1 % 2 == 1 {
+                if tries % 16 == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+                continue;
+            }
+            let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+            let found = match (usize::try_from(at), usize::try_from(n)) {
+                (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => {
+                    self.read_blob(at, n, key, dir, kval)
+                }
+                _ => Err(()),
+            };
+            fence(Ordering::Acquire);
+            if seq.load(Ordering::Relaxed) != s1 {
+                continue;
+            }
+            return found.ok().flatten().and_then(|()| {
+                crate::codec::Decoder::new(BufferType::NonDesc, kval)
+                    .find_first_in_kvals(key)
+                    .ok()
+                    .flatten()
+            });
+        }
+        None
+    }
+
+    /// Copies the directory of the blob at `at` (`n` bytes) into `dir`, and the KVAL of
+    /// `key` into `kval`: `Ok(Some(()))` when the key is there, `Ok(None)` when it is
+    /// not, `Err` when the blob does not lie in the mapping or its directory is damaged.
+    /// What is read may be torn (the server rewriting it): the caller decides from the
+    /// sequence number whether to believe it.
+    fn read_blob(
+        &self,
+        at: usize,
+        n: usize,
+        key: &[u8],
+        dir: &mut Vec<u8>,
+        kval: &mut Vec<u8>,
+    ) -> std::result::Result<Option<()>, ()> {
+        if at.checked_add(n).is_none_or(|e| e > self.map.len) {
+            return Err(());
+        }
+        dir.clear();
+        if !self.map.copy_out(at, n.min(FIRST_READ), dir) {
+            return Err(());
+        }
+        let dir_len = u32_at(dir, 0).ok_or(())? as usize;
+        let end = dir_len.checked_add(8).filter(|&e| e <= n).ok_or(())?;
+        // The entries copied so far (the newest keys first), then, if need be, the rest.
+        let (mut hit, mut used) = dir_scan(dir.get(8..end.min(dir.len())).ok_or(())?, key);
+        if hit.is_none() && dir.len() < end {
+            if !self.map.copy_out(at + dir.len(), end - dir.len(), dir) {
+                return Err(());
+            }
+            let (h, u) = dir_scan(dir.get(8 + used..end).ok_or(())?, key);
+            (hit, used) = (h, used + u);
+        }
+        let Some((k_off, k_len)) = hit else {
+            // A directory that does not end with an entry is damaged.
+            return if used == dir_len { Ok(None) } else { Err(()) };
+        };
+        let k_end = k_off.checked_add(k_len).filter(|&e| e <= n).ok_or(())?;
+        kval.clear();
+        if k_off < end || !self.map.copy_out(at + k_off, k_end - k_off, kval) {
+            return Err(());
+        }
+        Ok(Some(()))
+    }
+}
+
+/// Scans the complete directory entries at the start of `d` for `key`: the offset and
+/// length of its KVAL in the blob when found, and the bytes of the entries scanned (an
+/// entry cut by the end of `d` is not scanned).
+fn dir_scan(d: &[u8], key: &[u8]) -> (Option<(usize, usize)>, usize) {
+    let mut at = 0;
+    while let Some(e) = d.get(at..) {
+        let (Some(off), Some(len), Some(klen)) = (
+            u32_at(e, 0),
+            u32_at(e, 4),
+            e.get(8..10)
+                .map(|b| usize::from(u16::from_le_bytes([b[0], b[1]]))),
+        ) else {
+            break;
+        };
+        let Some(k) = e.get(10..10 + klen) else {
+            break;
+        };
+        at += 10 + klen;
+        if k == key {
+            return (Some((off as usize, len as usize)), at);
+        }
+    }
+    (None, at)
+}
+
+/// A rank's blob for the modex segment: a directory, then one `PACK(KVAL)` (non-described)
+/// per value, in the order given (the server gives the newest first; a reader takes the
+/// first entry of a key). Layout: `u32` length of the directory entries, `u32` zero, then
+/// per value an entry (`u32` offset of its KVAL from the blob's start, `u32` its length,
+/// `u16` key length, the key's bytes), then the KVALs. Values the codec cannot pack and
+/// keys longer than a `u16` are left out.
+pub(crate) fn modex_blob<'a>(kvals: impl IntoIterator<Item = (&'a PStr, &'a Value)>) -> Vec<u8> {
+    let mut e = Encoder::new(BufferType::NonDesc);
+    let mut entries: Vec<(&[u8], usize, usize)> = Vec::new();
+    for (key, value) in kvals {
+        let k = key.as_bytes();
+        if u16::try_from(k.len()).is_err() {
+            continue;
+        }
+        let start = e.buf.len();
+        if e.pack_kval_parts(k, value).is_ok() {
+            entries.push((k, start, e.buf.len() - start));
+        }
+    }
+    let dir_len: usize = entries.iter().map(|(k, _, _)| 10 + k.len()).sum();
+    let base = 8 + dir_len;
+    let mut b = Vec::with_capacity(base + e.buf.len());
+    b.extend_from_slice(&(dir_len as u32).to_le_bytes());
+    b.extend_from_slice(&0u32.to_le_bytes());
+    for (k, off, len) in &entries {
+        b.extend_from_slice(&((base + off) as u32).to_le_bytes());
+        b.extend_from_slice(&(*len as u32).to_le_bytes());
+        b.extend_from_slice(&(k.len() as u16).to_le_bytes());
+        b.extend_from_slice(k);
+    }
+    b.extend_from_slice(&e.buf);
+    b
 }

@@ -41,6 +41,17 @@ fn kvs(k: &str, value: Value) -> Kval {
     }
 }
 
+/// Borrowed (key, value) pairs as KVALs.
+fn owned(pairs: Vec<(&PStr, &Value)>) -> Vec<Kval> {
+    pairs
+        .into_iter()
+        .map(|(k, v)| Kval {
+            key: k.clone(),
+            value: v.clone(),
+        })
+        .collect()
+}
+
 fn info(k: &CStr, value: Value) -> Info {
     Info::new(PStr::from(k.to_bytes()), value)
 }
@@ -1127,6 +1138,17 @@ fn modex_local_stamps_and_what_changed_since() {
     );
     assert_eq!(m.local_since(&p, 4), vec![]);
     assert_eq!(m.local_since(&p, 0).len(), 3);
+    // The modex segment's order: the most recently committed first.
+    assert_eq!(
+        m.local_newest_first(&p).map(owned),
+        Some(vec![kvs("a", s("2")), kvs("c", s("1")), kvs("b", s("1"))])
+    );
+    let mut procs = m.local_procs(&"ns".into());
+    procs.sort_by_key(|(r, _)| *r);
+    assert_eq!(procs.len(), 2);
+    assert_eq!(procs[1].0, 1);
+    assert_eq!(owned(procs[1].1.clone()), vec![kvs("x", s("1"))]);
+    assert!(m.local_procs(&"other".into()).is_empty());
     // Data from another node is no local view.
     let blob = {
         let mut other = ModexStore::new();
@@ -1136,6 +1158,7 @@ fn modex_local_stamps_and_what_changed_since() {
     m.absorb(&blob).unwrap();
     assert_eq!(m.local_stamps(&proc("other", 0), b"o"), None);
     assert_eq!(m.local_since(&proc("other", 0), 0), vec![]);
+    assert!(m.local_newest_first(&proc("other", 0)).is_none());
     // A process removed and seen again gets numbers above any given out before.
     m.remove(&p);
     m.commit(&p, PMIX_LOCAL, vec![kvs("a", s("3"))]); // 5
@@ -1721,4 +1744,226 @@ fn job_record_keeps_rank_data_encoded() {
             Lookup::Found(Value::Uint64(1001))
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The modex segment (local peers' committed data)
+// ---------------------------------------------------------------------------------------
+
+fn modex_blob(kvals: &[Kval]) -> Vec<u8> {
+    segment::modex_blob(kvals.iter().map(|kv| (&kv.key, &kv.value)))
+}
+
+fn plain(k: &str, v: Value) -> Kval {
+    Kval {
+        key: k.into(),
+        value: v,
+    }
+}
+
+#[test]
+fn modex_segment_serves_the_latest_blob_of_each_rank() {
+    let dir = TestDir::new("modex");
+    let path = dir.0.join("modex.1");
+    let mut w = segment::ModexWriter::create(&path, 1, 4, 1 << 16).unwrap();
+    let r = segment::ModexReader::open(&path, 1).unwrap();
+    assert_eq!(r.find(0, b"a"), None);
+    assert!(w.publish(0, &modex_blob(&[plain("a", Value::Uint32(1))])));
+    assert_eq!(r.find(0, b"a"), Some(Value::Uint32(1)));
+    assert_eq!(r.find(0, b"b"), None);
+    assert_eq!(r.find(1, b"a"), None);
+    // A larger blob moves to a new region, a smaller one is written in place: both read
+    // back as the latest.
+    let big: Vec<Kval> = (0..50)
+        .map(|i| {
+            plain(
+                &format!("k{i}"),
+                Value::String(Some(format!("v{i}").into())),
+            )
+        })
+        .chain([plain("a", Value::Uint32(2))])
+        .collect();
+    assert!(w.publish(0, &modex_blob(&big)));
+    assert_eq!(r.find(0, b"a"), Some(Value::Uint32(2)));
+    assert_eq!(r.find(0, b"k49"), Some(s("v49")));
+    assert!(w.publish(0, &modex_blob(&[plain("a", Value::Uint32(3))])));
+    assert_eq!(r.find(0, b"a"), Some(Value::Uint32(3)));
+    assert_eq!(r.find(0, b"k49"), None);
+    // The first of a key within a blob wins (the server writes the newest first).
+    assert!(w.publish(
+        3,
+        &modex_blob(&[plain("a", Value::Uint32(5)), plain("a", Value::Uint32(4))])
+    ));
+    assert_eq!(r.find(3, b"a"), Some(Value::Uint32(5)));
+    // A key far into a large blob (read in several parts).
+    assert_eq!(r.find(0, b"zz"), None);
+    let mut many: Vec<Kval> = (0..200)
+        .map(|i| plain(&format!("k{i}"), Value::ByteObject(vec![i as u8; 100])))
+        .collect();
+    many.push(plain("last", Value::Uint32(9)));
+    assert!(w.publish(2, &modex_blob(&many)));
+    assert_eq!(r.find(2, b"last"), Some(Value::Uint32(9)));
+    assert_eq!(r.find(2, b"k150"), Some(Value::ByteObject(vec![150; 100])));
+    assert_eq!(r.find(2, b"k200"), None);
+    // A rank without a slot is not published.
+    assert!(!w.publish(4, &modex_blob(&[plain("a", Value::Uint32(1))])));
+    assert_eq!(r.find(4, b"a"), None);
+    // A second reader of another generation is refused; a retired segment answers nothing.
+    assert_eq!(
+        segment::ModexReader::open(&path, 2).unwrap_err(),
+        Error::UnpackFailure
+    );
+    w.retire();
+    assert_eq!(r.find(0, b"a"), None);
+}
+
+#[test]
+fn a_full_modex_segment_unpublishes_the_rank_it_cannot_hold() {
+    let dir = TestDir::new("modex-full");
+    let path = dir.0.join("modex.1");
+    // Room for the header, two slots and 1 KiB of data.
+    let len = segment::MODEX_HEADER + 2 * 32 + 1024;
+    let mut w = segment::ModexWriter::create(&path, 7, 2, len).unwrap();
+    let r = segment::ModexReader::open(&path, 7).unwrap();
+    assert!(w.publish(0, &modex_blob(&[plain("a", Value::Uint32(1))])));
+    assert!(w.publish(1, &modex_blob(&[plain("b", Value::Uint32(1))])));
+    let huge = modex_blob(&[plain("a", Value::ByteObject(vec![7; 2000]))]);
+    assert!(!w.publish(0, &huge));
+    // Never the stale value: nothing, so that the client asks the server.
+    assert_eq!(r.find(0, b"a"), None);
+    assert_eq!(r.find(1, b"b"), Some(Value::Uint32(1)));
+}
+
+#[test]
+fn damaged_modex_segments_are_refused_cleanly() {
+    let dir = TestDir::new("modex-damaged");
+    let path = dir.0.join("modex.1");
+    let len = 1 << 16;
+    let mut w = segment::ModexWriter::create(&path, 9, 3, len).unwrap();
+    assert!(w.publish(1, &modex_blob(&[plain("a", Value::Uint32(1))])));
+    let head = std::fs::read(&path).unwrap()[..segment::MODEX_HEADER].to_vec();
+    assert!(segment::ModexLayout::parse(&head, len, 9).is_ok());
+    // another generation, another length, every truncation of the header
+    assert!(segment::ModexLayout::parse(&head, len, 8).is_err());
+    assert!(segment::ModexLayout::parse(&head, len - 1, 9).is_err());
+    for n in 0..head.len() {
+        assert!(segment::ModexLayout::parse(&head[..n], len, 9).is_err());
+    }
+    // each damaged header field: magic, version, buffer type, length, slots, offsets
+    for (at, v) in [
+        (0usize, 0u64),
+        (8, 2),
+        (12, 2),
+        (24, 1),
+        (32, u64::MAX),
+        (32, 1 << 40),
+        (40, 8),
+        (40, 65),
+        (40, u64::MAX),
+        (48, 0),
+        (48, len as u64 + 1),
+        (48, u64::MAX),
+    ] {
+        let mut b = head.clone();
+        let n = if at == 8 || at == 12 { 4 } else { 8 };
+        b[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        assert!(
+            segment::ModexLayout::parse(&b, len, 9).is_err(),
+            "field {at} = {v}"
+        );
+    }
+    // Files: missing, empty, shorter than the header, a header naming another length.
+    assert_eq!(
+        segment::ModexReader::open(&dir.0.join("missing"), 9).unwrap_err(),
+        Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)
+    );
+    let empty = dir.0.join("empty");
+    segment::write_file(&empty, &[]).unwrap();
+    assert!(segment::ModexReader::open(&empty, 9).is_err());
+    let short = dir.0.join("short");
+    segment::write_file(&short, &head[..40]).unwrap();
+    assert!(segment::ModexReader::open(&short, 9).is_err());
+    let cut = dir.0.join("cut");
+    segment::write_file(&cut, &std::fs::read(&path).unwrap()[..4096]).unwrap();
+    assert!(segment::ModexReader::open(&cut, 9).is_err());
+    // Damaged slots and blobs: the rank is absent (the client asks the server), no panic,
+    // no hang.
+    let r = segment::ModexReader::open(&path, 9).unwrap();
+    assert_eq!(r.find(1, b"a"), Some(Value::Uint32(1)));
+    let (seq, off, blen) = (
+        w.slot_offset(1, 0),
+        w.slot_offset(1, 1),
+        w.slot_offset(1, 2),
+    );
+    let good_off = std::fs::read(&path).unwrap()[off..off + 8].to_vec();
+    for (field, v) in [
+        (off, len as u64 - 2),
+        (off, u64::MAX),
+        (off, 8),
+        (blen, u64::MAX),
+        (blen, len as u64),
+    ] {
+        w.poke(field, &v.to_le_bytes());
+        if field == off {
+            assert_eq!(r.find(1, b"a"), None, "slot field {field} = {v}");
+        }
+        // A length past the mapping: what lies within it may still be read, the rest not.
+        assert_eq!(r.find(1, b"zz"), None, "slot field {field} = {v}");
+        w.poke(off, &good_off);
+        w.poke(
+            blen,
+            &(modex_blob(&[plain("a", Value::Uint32(1))]).len() as u64).to_le_bytes(),
+        );
+    }
+    assert_eq!(r.find(1, b"a"), Some(Value::Uint32(1)));
+    // A writer that never finishes (sequence number left odd): the reader gives up.
+    w.poke(seq, &1u64.to_le_bytes());
+    assert_eq!(r.find(1, b"a"), None);
+    w.poke(seq, &2u64.to_le_bytes());
+    assert_eq!(r.find(1, b"a"), Some(Value::Uint32(1)));
+    // Garbage in place of the blob, byte by byte.
+    let blob = modex_blob(&[
+        plain("a", Value::String(Some("value".into()))),
+        plain("b", Value::Uint64(3)),
+    ]);
+    assert!(w.publish(2, &blob));
+    let at = u64::from_le_bytes(
+        std::fs::read(&path).unwrap()[w.slot_offset(2, 1)..w.slot_offset(2, 1) + 8]
+            .try_into()
+            .unwrap(),
+    ) as usize;
+    for i in 0..blob.len() {
+        let mut b = blob.clone();
+        b[i] ^= 0xa5;
+        w.poke(at, &b);
+        let _ = r.find(2, b"a");
+        let _ = r.find(2, b"b");
+        let _ = r.find(2, b"zz");
+    }
+    // A directory entry pointing at another key's KVAL, or into the directory: not found.
+    let two = modex_blob(&[plain("a", Value::Uint32(1)), plain("b", Value::Uint32(2))]);
+    let entry_b = 8 + 10 + 1;
+    let mut crossed = two.clone();
+    crossed.copy_within(entry_b..entry_b + 8, 8);
+    assert!(w.publish(2, &crossed));
+    assert_eq!(r.find(2, b"a"), None);
+    assert_eq!(r.find(2, b"b"), Some(Value::Uint32(2)));
+    let mut inward = two.clone();
+    inward[8..12].copy_from_slice(&4u32.to_le_bytes());
+    assert!(w.publish(2, &inward));
+    assert_eq!(r.find(2, b"a"), None);
+    // A directory claiming more bytes than its entries: refused, whatever the key.
+    let mut longer = two.clone();
+    let dl = u32::from_le_bytes(two[..4].try_into().unwrap());
+    longer[..4].copy_from_slice(&(dl + 3).to_le_bytes());
+    assert!(w.publish(2, &longer));
+    assert_eq!(r.find(2, b"a"), None);
+    assert_eq!(r.find(2, b"zz"), None);
+    assert!(w.publish(2, &two));
+    assert_eq!(r.find(2, b"a"), Some(Value::Uint32(1)));
+    assert!(w.publish(2, &blob));
+    // A truncated blob: the lookup fails (the client asks the server).
+    w.poke(at, &blob);
+    w.poke(w.slot_offset(2, 2), &(blob.len() as u64 - 3).to_le_bytes());
+    assert_eq!(r.find(2, b"b"), None);
 }
