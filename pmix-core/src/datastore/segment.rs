@@ -742,6 +742,8 @@ impl Drop for Mapping {
 /// Only one writer (the server's progress thread, under the server's state lock).
 pub(crate) struct ModexWriter {
     map: Mapping,
+    /// The file, for giving back the pages of regions a rank's blob moved out of.
+    file: File,
     layout: ModexLayout,
     /// The end of the data area's used part.
     end: usize,
@@ -788,6 +790,7 @@ impl ModexWriter {
         }
         Ok(ModexWriter {
             map,
+            file: f,
             end: layout.data_off,
             layout,
         })
@@ -835,7 +838,29 @@ impl ModexWriter {
             len.store(0, Ordering::Relaxed);
         }
         seq.store((s | 1).wrapping_add(1), Ordering::Release);
+        if ok && old_off != 0 && at != old_off as usize {
+            self.release(old_off as usize, old_cap as usize);
+        }
         ok
+    }
+
+    /// Gives back the whole pages of an abandoned region (a blob that moved): they would
+    /// otherwise stay in memory for the segment's life, about twice the rank's data for a
+    /// rank that commits more and more. A reader still copying from the region reads zeros
+    /// there, and the slot's changed sequence number already makes it read again. Failure
+    /// (a file system without hole punching) only keeps the pages.
+    fn release(&self, at: usize, len: usize) {
+        use rustix::fs::{FallocateFlags, fallocate};
+        const PAGE: usize = 4096;
+        let (start, end) = (at.next_multiple_of(PAGE), (at + len) / PAGE * PAGE);
+        if end > start {
+            let _ = fallocate(
+                &self.file,
+                FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE,
+                start as u64,
+                (end - start) as u64,
+            );
+        }
     }
 
     /// Writes `bytes` at `at` of the file, whatever they damage (tests of readers).

@@ -1817,6 +1817,53 @@ fn modex_segment_serves_the_latest_blob_of_each_rank() {
     assert_eq!(r.find(0, b"a"), None);
 }
 
+/// A blob that outgrows its region moves, and the old region's whole pages are given back
+/// (they read as zeros and the file holds fewer blocks), while the rank's latest blob and
+/// the other ranks' stay readable.
+#[test]
+fn a_moved_blob_gives_back_its_old_pages() {
+    use std::io::{Read, Seek, SeekFrom};
+    use std::os::unix::fs::MetadataExt;
+    let dir = TestDir::new("modex-punch");
+    let path = dir.0.join("modex.1");
+    let mut w = segment::ModexWriter::create(&path, 3, 2, 1 << 20).unwrap();
+    let r = segment::ModexReader::open(&path, 3).unwrap();
+    let blob = |n: usize, fill: u8| {
+        modex_blob(&[
+            plain("a", Value::ByteObject(vec![fill; n])),
+            plain("n", Value::Uint64(n as u64)),
+        ])
+    };
+    assert!(w.publish(1, &blob(100, 1)));
+    // 12 KiB of data in a region of twice that: whole pages inside it.
+    assert!(w.publish(0, &blob(12 << 10, 2)));
+    let (off_at, len_at) = (w.slot_offset(0, 1), w.slot_offset(0, 2));
+    let slot = |at: usize| {
+        let mut b = [0u8; 8];
+        let mut file = std::fs::File::open(&path).unwrap();
+        file.seek(SeekFrom::Start(at as u64)).unwrap();
+        file.read_exact(&mut b).unwrap();
+        u64::from_le_bytes(b) as usize
+    };
+    let (old, old_len) = (slot(off_at), slot(len_at));
+    let blocks = std::fs::metadata(&path).unwrap().blocks();
+    // Larger than the region: moves.
+    assert!(w.publish(0, &blob(40 << 10, 3)));
+    assert_ne!(slot(off_at), old);
+    let mut bytes = vec![0u8; old_len];
+    let mut file = std::fs::File::open(&path).unwrap();
+    file.seek(SeekFrom::Start(old as u64)).unwrap();
+    file.read_exact(&mut bytes).unwrap();
+    let page = old.next_multiple_of(4096) - old;
+    assert!(bytes[page..page + 8192].iter().all(|&b| b == 0));
+    assert!(std::fs::metadata(&path).unwrap().blocks() < blocks + (40 << 10) / 512);
+    assert_eq!(r.find(0, b"a"), Some(Value::ByteObject(vec![3; 40 << 10])));
+    assert_eq!(r.find(1, b"a"), Some(Value::ByteObject(vec![1; 100])));
+    // Back in place, smaller: nothing moves, nothing is given back.
+    assert!(w.publish(0, &blob(10, 4)));
+    assert_eq!(r.find(0, b"a"), Some(Value::ByteObject(vec![4; 10])));
+}
+
 #[test]
 fn a_full_modex_segment_unpublishes_the_rank_it_cannot_hold() {
     let dir = TestDir::new("modex-full");
