@@ -36,11 +36,10 @@
 //! # Safety
 //!
 //! This is the only module of `pmix-core` with `unsafe` code: the `mmap`/`munmap` of a
-//! segment and the slice over the mapping. Type invariant of [`Segment`]: for
-//! `Backing::Map { ptr, len }`, `ptr` is the start of a live read-only shared mapping of
-//! `len` bytes (`len > 0`), made by [`Segment::open`] and unmapped only by `Drop`; nothing
-//! else unmaps it. The bytes are read through `&[u8]`
-//! only. The contract with the file's writer is that the file is never written or truncated
+//! segment and the slice over the mapping. Type invariant of [`Segment`]: its
+//! `Backing::Map` is a live read-only [`Mapping`] of a published job-data file, made by
+//! [`Segment::open`] and unmapped only when the mapping is dropped. The bytes are read
+//! through `&[u8]` only. The contract with the file's writer is that the file is never written or truncated
 //! after it is published (our server writes it completely under a fresh name before naming
 //! it to anyone, in a directory only its user can enter, and never opens it for writing
 //! again). A process of the same user that truncates the file anyway makes reads past the
@@ -364,17 +363,11 @@ pub(crate) struct Segment {
 
 /// Where a segment's bytes are.
 enum Backing {
-    /// A mapping made by [`Segment::open`].
-    Map { ptr: NonNull<u8>, len: usize },
+    /// A read-only mapping made by [`Segment::open`].
+    Map(Mapping),
     /// The heap.
     Heap(Box<[u8]>),
 }
-
-// SAFETY: the mapping is read-only and owned by the `Segment` (unmapped only in `Drop`), so
-// sharing or sending it between threads is as safe as sharing a `&[u8]` / `Box<[u8]>`.
-unsafe impl Send for Segment {}
-// SAFETY: as for `Send`: only shared reads of immutable bytes.
-unsafe impl Sync for Segment {}
 
 impl std::fmt::Debug for Segment {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -400,22 +393,9 @@ impl Segment {
         if len < HEADER {
             return Err(Error::UnpackFailure);
         }
-        // SAFETY: a fresh mapping chosen by the kernel (null hint, no MAP_FIXED), of a
-        // length > 0 that the file has, read-only and shared: it aliases no Rust object.
-        let ptr = unsafe {
-            rustix::mm::mmap(
-                std::ptr::null_mut(),
-                len,
-                rustix::mm::ProtFlags::READ,
-                rustix::mm::MapFlags::SHARED,
-                &f,
-                0,
-            )
-        }
-        .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE))?;
-        let ptr = NonNull::new(ptr.cast::<u8>()).ok_or(Error::NoMem)?;
+        let map = Mapping::new(&f, len, false)?;
         let mut seg = Segment {
-            bytes: Backing::Map { ptr, len },
+            bytes: Backing::Map(map),
             layout: Layout {
                 mode,
                 generation,
@@ -453,9 +433,9 @@ impl Segment {
     pub(crate) fn bytes(&self) -> &[u8] {
         match &self.bytes {
             Backing::Heap(b) => b,
-            // SAFETY: type invariant: `ptr` starts a live read-only mapping of `len` bytes
-            // that lives as long as `self`.
-            Backing::Map { ptr, len } => unsafe { std::slice::from_raw_parts(ptr.as_ptr(), *len) },
+            // SAFETY: type invariant: a live mapping of a published job-data file, whose
+            // bytes never change; it lives as long as `self`.
+            Backing::Map(m) => unsafe { std::slice::from_raw_parts(m.ptr.as_ptr(), m.len) },
         }
     }
 
@@ -476,16 +456,6 @@ impl Segment {
     /// The buffer type of the stream.
     pub(crate) fn mode(&self) -> BufferType {
         self.layout.mode
-    }
-}
-
-impl Drop for Segment {
-    fn drop(&mut self) {
-        if let Backing::Map { ptr, len } = self.bytes {
-            // SAFETY: type invariant: `ptr`/`len` is our mapping, unmapped only here; no
-            // slice borrowed from `self` outlives it.
-            let _ = unsafe { rustix::mm::munmap(ptr.as_ptr().cast(), len) };
-        }
     }
 }
 
@@ -635,11 +605,13 @@ impl ModexLayout {
 
 /// A mapping of a whole file, shared with other processes. Type invariant: `ptr` is the
 /// start of a live shared mapping of `len` bytes (`len > 0`, page-aligned start), readable,
-/// and writable when `writable`; made by [`Mapping::new`] and unmapped only by `Drop`. No
-/// Rust reference to the bytes of the slot table or the data area is ever made (other
-/// processes may change them at any time): they are read and written through raw pointers,
-/// the slot fields through atomics. The header is written before the file is named to
-/// anyone and never changes afterwards, except its state field (an atomic).
+/// and writable when `writable`; made by [`Mapping::new`] and unmapped only by `Drop`.
+/// A job-data segment ([`Segment`]) never changes once published, so it is read through a
+/// slice. Of a modex segment, no Rust reference to the bytes of the slot table or the data
+/// area is ever made (other processes may change them at any time): they are read and
+/// written through raw pointers, the slot fields through atomics. Its header is written
+/// before the file is named to anyone and never changes afterwards, except its state field
+/// (an atomic).
 struct Mapping {
     ptr: NonNull<u8>,
     len: usize,
@@ -669,14 +641,23 @@ impl Mapping {
             unsafe { rustix::mm::mmap(std::ptr::null_mut(), len, prot, MapFlags::SHARED, f, 0) }
                 .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE))?;
         let ptr = NonNull::new(ptr.cast::<u8>()).ok_or(Error::NoMem)?;
-        // The file is sparse and mostly holes: without this, every fault reads ahead (and
-        // zero-fills) up to megabytes of page cache around the page touched, which the
-        // process then maps by fault-around; a namespace's Init cost ~0.9 ms more and each
-        // process mapped pages nobody wrote. Failure only loses the hint.
-        // SAFETY: the range is the mapping just made; the advice changes no contents.
-        let _ =
-            unsafe { rustix::mm::madvise(ptr.as_ptr().cast(), len, rustix::mm::Advice::Random) };
         Ok(Mapping { ptr, len, writable })
+    }
+
+    /// Asks the kernel not to read ahead around faults. A modex segment is sparse and
+    /// mostly holes: without this, every fault reads ahead (and zero-fills) up to megabytes
+    /// of page cache around the page touched, which the process then maps by fault-around;
+    /// a namespace's Init cost ~0.9 ms more and each process mapped pages nobody wrote.
+    /// Failure only loses the hint.
+    fn no_read_ahead(&self) {
+        // SAFETY: the range is our live mapping; the advice changes no contents.
+        let _ = unsafe {
+            rustix::mm::madvise(
+                self.ptr.as_ptr().cast(),
+                self.len,
+                rustix::mm::Advice::Random,
+            )
+        };
     }
 
     /// The atomic `u64` at `at` (8-aligned, within the mapping), or `None`.
@@ -785,6 +766,7 @@ impl ModexWriter {
         };
         f.set_len(len as u64).map_err(fail)?;
         let map = Mapping::new(&f, len, true)?;
+        map.no_read_ahead();
         if !map.copy_in(0, &layout.header(len)) {
             return Err(Error::NoMem);
         }
@@ -913,6 +895,7 @@ impl ModexReader {
             return Err(Error::UnpackFailure);
         }
         let map = Mapping::new(&f, len, false)?;
+        map.no_read_ahead();
         let mut h = Vec::new();
         if !map.copy_out(0, MODEX_HEADER, &mut h) {
             return Err(Error::UnpackFailure);
