@@ -22,6 +22,8 @@
 #   bench/profile.sh text-order-check   how many names of that list this build's library lacks
 #                                (renamed or inlined away since the list was made), and the
 #                                64 kB windows of text the listed functions span
+#   bench/profile.sh text-order-strict  the same, failing when more than 5 % are missing and
+#                                the compiler is the one the list was made with (make test)
 #   bench/profile.sh all         handshake, dmodex and memory
 #
 # LIB=ref profiles the reference instead of ours. Output: build/bench/profile/ (or
@@ -181,6 +183,7 @@ text_order() {
   } > "$cg/client.txt"
   cg_functions "$cg/host.cg" | grep -vxF -f "$cg/client.txt" > "$cg/host-only.txt"
   cat "$cg/client.txt" "$cg/host-only.txt" > "$root/pmix-ffi/client-text.order"
+  rustc -V > "$root/pmix-ffi/client-text.order.rustc"
   echo "$(wc -l < "$cg/client.txt") client functions and $(wc -l < "$cg/host-only.txt") more" \
     "of the host written to pmix-ffi/client-text.order"
   text_order_check
@@ -205,7 +208,18 @@ print(f"{len(order)} names listed, {len(missing)} not in {sys.argv[2]}; the list
       f"{sum(z for _, z in spans) // 1024} kB in {len(windows)} windows of 64 kB")
 for n in missing[:20]:
     print("  missing:", n)
-' "$root/pmix-ffi/client-text.order" "$so"
+# Strict (make check-text-order): with the compiler the list was made with, a list that lost
+# more than 5 % of its names is stale (a change of code, dependency or feature renamed them).
+if sys.argv[3] == "strict":
+    made, now = sys.argv[4].strip(), sys.argv[5].strip()
+    if made != now:
+        made = made or "an unrecorded compiler"
+        print(f"list made with {made}, building with {now}: not checked")
+    elif len(missing) * 20 > len(order):
+        print("the list is stale: regenerate it with bench/profile.sh text-order after make stage")
+        sys.exit(1)
+' "$root/pmix-ffi/client-text.order" "$so" "${STRICT:-}" \
+    "$(cat "$root/pmix-ffi/client-text.order.rustc" 2>/dev/null)" "$(rustc -V)"
 }
 
 case ${1:-all} in
@@ -215,8 +229,9 @@ case ${1:-all} in
   wakeups) wakeups ;;
   text-order) text_order ;;
   text-order-check) text_order_check ;;
+  text-order-strict) STRICT=strict text_order_check || exit 1 ;;
   all) handshake; dmodex; memory ;;
-  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|text-order|text-order-check|all"
+  *) echo "usage: bench/profile.sh handshake|dmodex|memory|wakeups|text-order|text-order-check|text-order-strict|all"
      exit 2 ;;
 esac
 echo "profile output in $out"
