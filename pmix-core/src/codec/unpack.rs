@@ -101,11 +101,17 @@ impl<'a> Decoder<'a> {
     /// damaged node map; `NotSupported` for a cpuset or topology of another library.
     #[doc(alias = "PMIx_Data_unpack")]
     pub fn unpack(&mut self, ty: pmix_data_type_t, max: usize) -> Result<Unpacked> {
-        let start = self.pos;
-        let r = self.top(ty, max);
+        self.or_rewind(|d| d.top(ty, max))
+    }
+
+    /// Runs `f`; when it fails, puts the position (and nesting depth) back where they were,
+    /// so that a failed read consumes nothing.
+    fn or_rewind<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let (pos, depth) = (self.pos, self.depth);
+        let r = f(self);
         if r.is_err() {
-            self.pos = start;
-            self.depth = 0;
+            self.pos = pos;
+            self.depth = depth;
         }
         r
     }
@@ -114,12 +120,7 @@ impl<'a> Decoder<'a> {
     /// are (what `unpack(PMIX_BYTE_OBJECT, 1)` reads, without the copy). On error nothing
     /// is consumed.
     pub fn byte_object_ref(&mut self) -> Result<&'a [u8]> {
-        let start = self.pos;
-        let r = self.byte_object_top();
-        if r.is_err() {
-            self.pos = start;
-        }
-        r
+        self.or_rewind(Self::byte_object_top)
     }
 
     fn byte_object_top(&mut self) -> Result<&'a [u8]> {
@@ -150,23 +151,11 @@ impl<'a> Decoder<'a> {
     /// `UnpackFailure` when the data is not such a KVAL; the errors of [`Decoder::unpack`]
     /// for damaged content.
     pub fn find_in_info_array(&mut self, key: &[u8]) -> Result<Option<Value>> {
-        let start = self.pos;
-        let r = self.find_in_info_array_inner(key);
-        if r.is_err() {
-            self.pos = start;
-            self.depth = 0;
-        }
-        r
+        self.or_rewind(|d| d.find_in_info_array_inner(key))
     }
 
     fn find_in_info_array_inner(&mut self, key: &[u8]) -> Result<Option<Value>> {
-        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_INT32 {
-            return Err(Error::UnpackFailure);
-        }
-        if self.int()? != 1 {
-            return Err(Error::UnpackFailure);
-        }
-        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_KVAL {
+        if self.kval_pack_count()? != 1 {
             return Err(Error::UnpackFailure);
         }
         self.raw_key()?;
@@ -197,24 +186,12 @@ impl<'a> Decoder<'a> {
     /// `UnpackFailure` when the data is not a sequence of KVAL packs; `ReadPastEnd` (or
     /// another error of [`Decoder::unpack`]) when it ends inside one or is damaged.
     pub fn find_first_in_kvals(&mut self, key: &[u8]) -> Result<Option<Value>> {
-        let start = self.pos;
-        let r = self.find_in_kvals_inner(key);
-        if r.is_err() {
-            self.pos = start;
-            self.depth = 0;
-        }
-        r
+        self.or_rewind(|d| d.find_in_kvals_inner(key))
     }
 
     fn find_in_kvals_inner(&mut self, key: &[u8]) -> Result<Option<Value>> {
         while !self.remaining().is_empty() {
-            if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_INT32 {
-                return Err(Error::UnpackFailure);
-            }
-            let n = self.int()? as i32;
-            if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_KVAL {
-                return Err(Error::UnpackFailure);
-            }
+            let n = self.kval_pack_count()? as i32;
             let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
             self.fits(n)?;
             for _ in 0..n {
@@ -225,6 +202,19 @@ impl<'a> Decoder<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// The head of a top-level `PACK(KVAL)`: the count of KVALs that follow (with the
+    /// INT32 and KVAL type tags of a fully described buffer checked around it).
+    fn kval_pack_count(&mut self) -> Result<i64> {
+        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_INT32 {
+            return Err(Error::UnpackFailure);
+        }
+        let n = self.int()?;
+        if self.mode == BufferType::FullyDesc && self.dtype()? != PMIX_KVAL {
+            return Err(Error::UnpackFailure);
+        }
+        Ok(n)
     }
 
     /// A key's bytes as [`Decoder::key`] would make them (up to the first NUL, at most
