@@ -612,6 +612,7 @@ impl ModexLayout {
 /// written through raw pointers, the slot fields through atomics. Its header is written
 /// before the file is named to anyone and never changes afterwards, except its state field
 /// (an atomic).
+#[derive(Debug)]
 struct Mapping {
     ptr: NonNull<u8>,
     len: usize,
@@ -721,6 +722,7 @@ impl Drop for Mapping {
 
 /// The server's side of a modex segment: creates the file and rewrites the ranks' blobs.
 /// Only one writer (the server's progress thread, under the server's state lock).
+#[derive(Debug)]
 pub(crate) struct ModexWriter {
     map: Mapping,
     /// The file, for giving back the pages of regions a rank's blob moved out of.
@@ -728,15 +730,6 @@ pub(crate) struct ModexWriter {
     layout: ModexLayout,
     /// The end of the data area's used part.
     end: usize,
-}
-
-impl std::fmt::Debug for ModexWriter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ModexWriter")
-            .field("layout", &self.layout)
-            .field("end", &self.end)
-            .finish()
-    }
 }
 
 impl ModexWriter {
@@ -867,17 +860,10 @@ impl ModexWriter {
 }
 
 /// A client's read-only mapping of a modex segment.
+#[derive(Debug)]
 pub(crate) struct ModexReader {
     map: Mapping,
     layout: ModexLayout,
-}
-
-impl std::fmt::Debug for ModexReader {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ModexReader")
-            .field("layout", &self.layout)
-            .finish()
-    }
 }
 
 impl ModexReader {
