@@ -1369,6 +1369,19 @@ fn rich_record() -> JobRecord {
     JobRecord::from_register(&"ns".into(), 2, &reg, &"n1".into()).unwrap()
 }
 
+/// Asserts that two stores give the same answer to every Get of [`realm_gets`].
+fn same_answers(a: &ClientStore, b: &ClientStore, what: &str) {
+    for (p, k, i) in realm_gets() {
+        let qq = q(&i);
+        assert_eq!(
+            a.get(&p, &k, &qq),
+            b.get(&p, &k, &qq),
+            "{what}: get {p:?} {} {i:?}",
+            String::from_utf8_lossy(&k)
+        );
+    }
+}
+
 /// Gets covering every realm, asked of both stores.
 fn realm_gets() -> Vec<(Proc, Vec<u8>, Vec<Info>)> {
     let w = PMIX_RANK_WILDCARD;
@@ -1463,15 +1476,7 @@ fn segment_stream_is_the_req_reply_and_answers_like_it() {
                 .ingest_segment(&"ns".into(), std::sync::Arc::new(seg))
                 .unwrap();
             let inline = ingest(me.clone(), mode, "ns", &rec.req_reply());
-            for (p, k, i) in realm_gets() {
-                let qq = q(&i);
-                assert_eq!(
-                    mapped.get(&p, &k, &qq),
-                    inline.get(&p, &k, &qq),
-                    "{mode:?} me {me:?}: get {p:?} {} {i:?}",
-                    String::from_utf8_lossy(&k)
-                );
-            }
+            same_answers(&mapped, &inline, &format!("{mode:?} me {me:?}"));
             assert_eq!(mapped.my_hostname(), inline.my_hostname());
             assert_eq!(
                 mapped.local_peers(&"ns".into()),
@@ -1698,15 +1703,7 @@ fn job_record_keeps_rank_data_encoded() {
         let mut shared = ClientStore::new(me.clone());
         shared.ingest_segment(&"ns".into(), seg.clone()).unwrap();
         let inline = ingest(me.clone(), BufferType::NonDesc, "ns", &rec.req_reply());
-        for (p, k, i) in realm_gets() {
-            let qq = q(&i);
-            assert_eq!(
-                shared.get(&p, &k, &qq),
-                inline.get(&p, &k, &qq),
-                "me {me:?}: get {p:?} {} {i:?}",
-                String::from_utf8_lossy(&k)
-            );
-        }
+        same_answers(&shared, &inline, &format!("me {me:?}"));
     }
     // the server's own lookups
     assert_eq!(rec.get(1, b"host.rank.key"), Some(Value::Uint64(1001)));
