@@ -16,15 +16,21 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 for p in thost tool multi iofhost iofpull; do
   cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/$p" -lpmix || exit 1
 done
-fail=0
-expected=""
-for combo in ref:ref ours:ref ref:ours ours:ours; do
-  s=${combo%%:*}; t=${combo##*:}
+# For COMBO (server:tool, each "ref" or "ours"): s and t, their library directories slib and
+# tlib (empty for the reference), a fresh directory tmp, and the server's tmpdir srv inside it
+# (a directory of its own: the reference removes it at finalize).
+arrangement() {
+  s=${1%%:*}; t=${1##*:}
   slib=; [ "$s" = ours ] && slib=$LIB_DIR
   tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
   tmp=$(mktemp -d "$work/tmp.XXXXXX")
-  # The server's tmpdir is a directory of its own: the reference removes it at finalize.
   srv=$tmp/srv; mkdir "$srv"
+}
+
+fail=0
+expected=""
+for combo in ref:ref ours:ref ref:ours ours:ours; do
+  arrangement "$combo"
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
   hpid=$!
   for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
@@ -46,11 +52,7 @@ echo "$expected" | sed 's/^/  /'
 
 expected=""
 for combo in ref:ref ours:ref ref:ours ours:ours; do
-  s=${combo%%:*}; t=${combo##*:}
-  slib=; [ "$s" = ours ] && slib=$LIB_DIR
-  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
-  tmp=$(mktemp -d "$work/tmp.XXXXXX")
-  srv=$tmp/srv; mkdir "$srv"
+  arrangement "$combo"
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pa" srv-a > "$tmp/a.out" 2>&1 &
   pa=$!
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pb" srv-b > "$tmp/b.out" 2>&1 &
@@ -71,11 +73,7 @@ done
 echo "$expected" | sed 's/^/  /'
 
 for combo in ref:ref ours:ref ref:ours ours:ours; do
-  s=${combo%%:*}; t=${combo##*:}
-  slib=; [ "$s" = ours ] && slib=$LIB_DIR
-  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
-  tmp=$(mktemp -d "$work/tmp.XXXXXX")
-  srv=$tmp/srv; mkdir "$srv"
+  arrangement "$combo"
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/iofhost" "$tmp/pid" "$tmp/ready" > "$tmp/host.out" 2>&1 &
   hpid=$!
   for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
