@@ -928,7 +928,7 @@ static int scenario_group(void)
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ev_cond = PTHREAD_COND_INITIALIZER;
 static char ev_log[1024];   /* "A1<src> B1<src> ..." in delivery order */
-static int ev_seen_b[3];    /* deliveries to handler B per sequence number */
+static int ev_seen_b[4];    /* deliveries to handler B per sequence number */
 
 static int event_seq(pmix_info_t info[], size_t ninfo)
 {
@@ -951,7 +951,7 @@ static void record(const char *who, pmix_status_t status, const pmix_proc_t *sou
     snprintf(ev_log + len, sizeof(ev_log) - len, "%s%s(code %s, seq %d, from %s:%u)",
              len ? " " : "", who, status == EVT_CODE ? "ours" : PMIx_Error_string(status), seq,
              source ? source->nspace : "?", source ? source->rank : 0);
-    if (who[0] == 'B' && seq >= 0 && seq < 3) {
+    if (who[0] == 'B' && seq >= 0 && seq < 4) {
         ev_seen_b[seq]++;
     }
     pthread_cond_broadcast(&ev_cond);
@@ -1017,8 +1017,8 @@ static void handler_default(size_t id, pmix_status_t status, const pmix_proc_t *
 }
 
 /* Register `fn` for `code` (NULL: a default handler), appended to the handlers of its category
- * if `append`, else with no ordering directive. */
-static void register_handler(pmix_status_t *code, const char *name, pmix_notification_fn_t fn,
+ * if `append`, else with no ordering directive; returns the handler's id. */
+static size_t register_handler(pmix_status_t *code, const char *name, pmix_notification_fn_t fn,
                              bool append)
 {
     pmix_info_t info[2];
@@ -1033,6 +1033,7 @@ static void register_handler(pmix_status_t *code, const char *name, pmix_notific
     }
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
+    return (size_t) rc;
 }
 
 /* Wait until handler B has seen event `seq` or `ms` have passed; returns whether it has. */
@@ -1080,6 +1081,8 @@ static void notify(int seq, pmix_data_range_t range)
 static int scenario_events(void)
 {
     pmix_status_t code = EVT_CODE;
+    pmix_status_t rc;
+    size_t c_id;
     char log[1024];
     init();
     /* A then B, explicitly appended: they are called in this order. C comes last and asks
@@ -1089,7 +1092,7 @@ static int scenario_events(void)
      * comes after all of them, and B's PMIX_EVENT_ACTION_COMPLETE stops the chain before it. */
     register_handler(&code, "A", handler_a, true);
     register_handler(&code, "B", handler_b, true);
-    register_handler(&code, "C", handler_c, false);
+    c_id = register_handler(&code, "C", handler_c, false);
     register_handler(NULL, "Default", handler_default, false);
     fence(false);
 
@@ -1116,6 +1119,23 @@ static int scenario_events(void)
     msleep(300);   /* time for a wrong delivery to show */
     take_log(log, sizeof(log));
     printf("%u: events: after the proc-local event: %s\n", me.rank, log);
+    fence(false);
+
+    /* 3: dropping C leaves A and B registered for the code: the server must still send it */
+    rc = PMIx_Deregister_event_handler(c_id, NULL, NULL);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+        fail("deregistering handler C: %s", st(rc));
+    }
+    fence(false);
+    if (me.rank == 0) {
+        notify(3, PMIX_RANGE_NAMESPACE);
+    }
+    if (!wait_b(3, 10000)) {
+        fail("event 3 (after C was deregistered) was not delivered within 10 s");
+    }
+    msleep(300);
+    take_log(log, sizeof(log));
+    printf("%u: events: after deregistering C: %s\n", me.rank, log);
     fence(false);
     return finish();
 }

@@ -1221,29 +1221,10 @@ impl Client {
         })
     }
 
-    /// A blocking `group_nb`.
-    fn group_wait(
-        &self,
-        construct: bool,
-        grp: &[u8],
-        procs: &[Proc],
-        info: &[Info],
-    ) -> Result<Vec<Info>> {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        self.group_nb(
-            construct,
-            grp,
-            procs,
-            info,
-            Box::new(move |r| {
-                let _ = tx.send(r);
-            }),
-        )?;
-        rx.recv().map_err(|_| Error::Unreach)?
-    }
-
     /// Registers a temporary handler for `codes` whose events carry `PMIX_GROUP_ID = grp`;
-    /// they arrive on the returned channel. The caller deregisters with the returned id.
+    /// they arrive on the returned channel. It goes first in its chain and always passes the
+    /// event on, so the application's own handlers for these codes still see it, even one
+    /// that never calls back. The caller drops it with [`Self::drop_group_events`].
     fn group_events(
         &self,
         codes: &[pmix_status_t],
@@ -1253,7 +1234,10 @@ impl Client {
         let want = grp.to_vec();
         let id = self.events.register(
             codes,
-            &[],
+            &[Info::new(
+                PMIX_EVENT_HDLR_FIRST.to_bytes(),
+                Value::Bool(true),
+            )],
             Arc::new(move |_, ev: &Event, _, next: crate::events::Next| {
                 let ours = ev.info.iter().any(|i| {
                     i.is(PMIX_GROUP_ID) && i.value.as_str().is_some_and(|g| g.as_bytes() == want)
@@ -1261,7 +1245,6 @@ impl Client {
                 if ours {
                     let _ = tx.send(ev.clone());
                 }
-                // The application may have its own handlers for these events.
                 next.call(PMIX_SUCCESS, Vec::new());
             }),
         );
@@ -1271,6 +1254,8 @@ impl Client {
         Ok((id, rx))
     }
 
+    /// The server counts registrations per code, so this one's codes are released whether or
+    /// not another handler names them too.
     fn drop_group_events(&self, id: usize, codes: &[pmix_status_t]) {
         self.events.deregister(id);
         let _ = self.deregister_events(codes);
@@ -1295,13 +1280,14 @@ impl Client {
         rx.recv().map_err(|_| Error::Unreach)?
     }
 
-    /// `PMIx_Group_invite` (the leader): invites `procs` with a `PMIX_GROUP_INVITED` event,
-    /// waits until each answers (`PMIX_GROUP_INVITE_ACCEPTED`/`DECLINED`, through
-    /// `PMIx_Group_join`) or `PMIX_TIMEOUT` passes, sends the members the membership
-    /// (`PMIX_GROUP_MEMBERSHIP_UPDATE`), constructs the group with them (an ordinary group
-    /// construct, so any server knows the group), then tells them it is complete
-    /// (`PMIX_GROUP_CONSTRUCT_COMPLETE` with `PMIX_GROUP_MEMBERSHIP`). Returns the construct's
-    /// results and the membership. Blocking; refused on the progress and event threads.
+    /// `PMIx_Group_invite` (the leader), over events as the reference's 4.2 clients do it, so
+    /// that either library's server sees the same traffic: `PMIX_GROUP_INVITED` to the
+    /// invitees, then a wait until each answers (`PMIX_GROUP_INVITE_ACCEPTED`/`DECLINED`,
+    /// through `PMIx_Group_join`) or `PMIX_TIMEOUT` passes, then `PMIX_GROUP_CONSTRUCT_COMPLETE`
+    /// with the members as its custom range (servers learn the group from it, for fences over
+    /// `{grp, WILDCARD}` and the destruct) and as `PMIX_GROUP_MEMBERSHIP`. Returns the
+    /// membership. No group construct reaches the host, so `PMIX_GROUP_ASSIGN_CONTEXT_ID` gets
+    /// no id here, as with the reference. Blocking; refused on the progress and event threads.
     pub fn group_invite(&self, grp: &[u8], procs: &[Proc], info: &[Info]) -> Result<Vec<Info>> {
         if crate::progress::on_progress_thread() || crate::events::on_event_thread() {
             return Err(Error::WouldBlock);
@@ -1313,11 +1299,10 @@ impl Client {
             Value::String(Some(PStr::from(grp))),
         );
         let result = (|| {
-            let mut leader = vec![gid.clone()];
-            leader.push(Info::new(
-                PMIX_GROUP_LEADER.to_bytes(),
-                Value::Proc(self.me.clone()),
-            ));
+            let leader = vec![
+                gid.clone(),
+                Info::new(PMIX_GROUP_LEADER.to_bytes(), Value::Proc(self.me.clone())),
+            ];
             // The leader may name itself among the procs; it is a member without asking.
             let invited: Vec<Proc> = procs.iter().filter(|p| **p != self.me).cloned().collect();
             self.notify_procs(PMIX_GROUP_INVITED, &invited, leader)?;
@@ -1343,30 +1328,26 @@ impl Client {
                     items: members.iter().cloned().map(Value::Proc).collect(),
                 })),
             );
-            // The members now construct the group for real, so that every server (ours or
-            // the reference) knows it: first they learn who is in it, then all construct,
-            // then the application-visible completion event goes out.
-            self.notify_procs(
-                PMIX_GROUP_MEMBERSHIP_UPDATE,
-                &members[1..],
-                vec![gid.clone(), membership.clone()],
-            )?;
-            let mut out = self.group_wait(true, grp, &members, &[])?;
+            // The whole membership is the range (the server skips the leader, the source),
+            // and default handlers are not bothered, as with the reference.
             self.notify_procs(
                 PMIX_GROUP_CONSTRUCT_COMPLETE,
-                &members[1..],
-                vec![gid.clone(), membership.clone()],
+                &members,
+                vec![
+                    gid.clone(),
+                    Info::new(PMIX_EVENT_NON_DEFAULT.to_bytes(), Value::Bool(true)),
+                    membership.clone(),
+                ],
             )?;
-            out.push(membership);
-            Ok(out)
+            Ok(vec![membership])
         })();
         self.drop_group_events(hid, &codes);
         result
     }
 
     /// `PMIx_Group_join` (an invited process): answers the `leader`'s invitation and, when
-    /// accepting, waits for the membership (`PMIX_TIMEOUT` bounds the wait) and constructs
-    /// the group with the other members; returns the construct's results and the membership.
+    /// accepting, waits for the leader's `PMIX_GROUP_CONSTRUCT_COMPLETE` (`PMIX_TIMEOUT`
+    /// bounds the wait); returns the membership it names.
     pub fn group_join(
         &self,
         grp: &[u8],
@@ -1377,7 +1358,7 @@ impl Client {
         if crate::progress::on_progress_thread() || crate::events::on_event_thread() {
             return Err(Error::WouldBlock);
         }
-        let codes = [PMIX_GROUP_MEMBERSHIP_UPDATE];
+        let codes = [PMIX_GROUP_CONSTRUCT_COMPLETE];
         let (hid, rx) = self.group_events(&codes, grp)?;
         let gid = Info::new(
             PMIX_GROUP_ID.to_bytes(),
@@ -1393,35 +1374,41 @@ impl Client {
             if !accept {
                 return Ok(Vec::new());
             }
-            let ev = match Self::timeout_of(info) {
-                Some(t) => rx.recv_timeout(t).map_err(|_| Error::Timeout)?,
-                None => rx.recv().map_err(|_| Error::Unreach)?,
+            let deadline = Self::timeout_of(info).map(|t| std::time::Instant::now() + t);
+            let ev = loop {
+                let ev = match deadline {
+                    Some(d) => rx.recv_deadline(d).map_err(|_| Error::Timeout)?,
+                    None => rx.recv().map_err(|_| Error::Unreach)?,
+                };
+                if ev.source == *leader {
+                    break ev;
+                }
             };
-            let membership: Vec<Info> = ev
-                .info
-                .into_iter()
-                .filter(|i| i.is(PMIX_GROUP_MEMBERSHIP))
-                .collect();
-            let members: Vec<Proc> = membership
-                .iter()
-                .flat_map(|i| match &i.value {
-                    Value::DataArray(d) => d
-                        .items
-                        .iter()
-                        .filter_map(|v| match v {
-                            Value::Proc(p) => Some(p.clone()),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                })
-                .collect();
-            let mut out = self.group_wait(true, grp, &members, &[])?;
-            out.extend(membership);
-            Ok(out)
+            Ok(vec![Self::membership_of(&ev.info)])
         })();
         self.drop_group_events(hid, &codes);
         result
+    }
+
+    /// The membership a `PMIX_GROUP_CONSTRUCT_COMPLETE` names: its `PMIX_GROUP_MEMBERSHIP`
+    /// (ours), else its custom range (the reference's leader sends only that).
+    fn membership_of(info: &[Info]) -> Info {
+        let named = info
+            .iter()
+            .find(|i| i.is(PMIX_GROUP_MEMBERSHIP))
+            .or_else(|| info.iter().find(|i| i.is(PMIX_EVENT_CUSTOM_RANGE)));
+        let items = match named.map(|i| &i.value) {
+            Some(Value::DataArray(d)) => d.items.clone(),
+            Some(Value::Proc(p)) => vec![Value::Proc(p.clone())],
+            _ => Vec::new(),
+        };
+        Info::new(
+            PMIX_GROUP_MEMBERSHIP.to_bytes(),
+            Value::DataArray(Box::new(crate::values::DataArray {
+                ty: PMIX_PROC,
+                items,
+            })),
+        )
     }
 
     pub fn group_leave_nb(&self, grp: &[u8], info: &[Info], done: Done<()>) -> Result<()> {
