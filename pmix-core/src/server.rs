@@ -87,7 +87,9 @@ impl Default for ServerConfig {
 /// mappings. The directory goes with the last segment.
 fn drop_segments(st: &mut State, nspace: &PStr) {
     if let Some(m) = st.modex_segments.remove(nspace) {
-        m.writer.retire();
+        if let Some(w) = st.modex.detach(nspace) {
+            w.retire();
+        }
         let _ = std::fs::remove_file(&m.path);
     }
     st.segments.retain(|(ns, _), f| {
@@ -352,7 +354,6 @@ struct State {
 struct ModexSegment {
     path: std::path::PathBuf,
     generation: u64,
-    writer: crate::datastore::segment::ModexWriter,
 }
 
 /// The number of the last segment written in this process (generations name the files).
@@ -730,8 +731,10 @@ impl Shared {
             for (_, f) in st.segments.drain() {
                 let _ = std::fs::remove_file(f.path);
             }
+            for w in st.modex.detach_all() {
+                w.retire();
+            }
             for (_, m) in st.modex_segments.drain() {
-                m.writer.retire();
                 let _ = std::fs::remove_file(m.path);
             }
             if let Some(d) = st.segment_dir.take() {
@@ -1105,7 +1108,7 @@ impl Shared {
         let dir = self.segment_dir(st)?;
         let generation = SEGMENT_GEN.fetch_add(1, Ordering::Relaxed) + 1;
         let path = dir.join(format!("modex.{generation}"));
-        let mut writer = match ModexWriter::create(&path, generation, nslots, MODEX_LEN) {
+        let writer = match ModexWriter::create(&path, generation, nslots, MODEX_LEN) {
             Ok(w) => w,
             Err(e) => {
                 trace!("server: modex segment {} not made: {e}", path.display());
@@ -1116,15 +1119,13 @@ impl Shared {
                 return None;
             }
         };
-        for (rank, kvals) in st.modex.local_procs(nspace) {
-            writer.publish(rank, &crate::datastore::segment::modex_blob(kvals));
-        }
+        // What the namespace's local processes committed so far moves there now.
+        st.modex.attach(nspace, writer);
         st.modex_segments.insert(
             nspace.clone(),
             ModexSegment {
                 path: path.clone(),
                 generation,
-                writer,
             },
         );
         Some((path, generation))
@@ -1256,25 +1257,9 @@ impl Shared {
                     let mut inner = Unpack::new(bt, raw);
                     parts.push((scope, inner.kvals_to_end()?));
                 }
-                {
-                    let mut st = self.state.lock();
-                    let st = &mut *st;
-                    let visible = parts
-                        .iter()
-                        .any(|(s, kv)| matches!(*s, PMIX_LOCAL | PMIX_GLOBAL) && !kv.is_empty());
-                    for (scope, kvals) in parts {
-                        st.modex.commit(me, scope, kvals);
-                    }
-                    // Local peers read the new values from the modex segment once this
-                    // COMMIT is answered (before this connection's fence contribution).
-                    if visible {
-                        if let Some(m) = st.modex_segments.get_mut(&me.nspace) {
-                            let kvals = st.modex.local_newest_first(me).unwrap_or_default();
-                            m.writer
-                                .publish(me.rank, &crate::datastore::segment::modex_blob(kvals));
-                        }
-                    }
-                }
+                // Local peers read the new values from the modex segment once this COMMIT
+                // is answered (before this connection's fence contribution).
+                self.state.lock().modex.commit_all(me, parts);
                 Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
                 self.retry_gets(r);
                 self.serve_dmodex_waiters();

@@ -17,25 +17,36 @@
 //! protocol notes), which only matters for mixing our servers with OpenPMIx servers in one
 //! job.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use pmix_sys::*;
 
+use super::segment::{ModexWriter, blob_kvals, modex_blob};
 use super::{pack_kvals, read_kvals, read_one};
 use crate::codec::{BufferType, Decoder, Encoder};
 use crate::values::*;
 use crate::{Error, Result};
 
 /// A server's store of committed (Put/Commit) data, per proc and scope.
+///
+/// Where a namespace has a modex segment ([`ModexStore::attach`]), its local processes'
+/// LOCAL and GLOBAL values live only in their blobs there, which their local peers read:
+/// this store keeps their keys, scopes and commit numbers, and reads the values back from
+/// the blob when it must answer with them (a reference client's GETNB, a fence
+/// contribution, the host's direct modex). A process whose blob cannot be published (no
+/// slot for its rank, a full segment) keeps its values here.
 #[derive(Debug, Default)]
 pub struct ModexStore {
     procs: HashMap<Proc, ProcModex>,
     /// COMMITs received here, from every process: numbers each one (store-wide, so a
     /// process removed and seen again never reuses a number a requester was told about).
     seq: u64,
+    /// The modex segments, by namespace.
+    segments: HashMap<PStr, ModexWriter>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct ProcModex {
     /// Every key of the process, in the order of its first COMMIT (or arrival from another
     /// node), with its values for local and for remote requesters.
@@ -47,9 +58,11 @@ struct ProcModex {
     committed_here: bool,
     /// The store-wide number of the process's latest COMMIT.
     commits: u64,
+    /// Its local values are in its blob in the namespace's modex segment (`Vals::Seg`).
+    in_segment: bool,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Entry {
     key: PStr,
     vals: Vals,
@@ -61,27 +74,39 @@ struct Entry {
 /// and GLOBAL puts). A value that serves both (a GLOBAL put, which a 4.2 client sends in
 /// its LOCAL and in its REMOTE buffer) is held once: a modex's values would otherwise be
 /// held twice for every local process.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Vals {
     Both(Value),
     Apart {
         local: Option<Value>,
         remote: Option<Value>,
     },
+    /// The local value is in the process's blob in the modex segment; with `global` it is
+    /// the remote value too, else the remote value (if any) is `remote`.
+    Seg {
+        global: bool,
+        remote: Option<Value>,
+    },
 }
 
 impl Vals {
+    /// The local value (`None` for one in the segment: see [`ProcModex::restore`]).
     fn local(&self) -> Option<&Value> {
         match self {
             Vals::Both(v) => Some(v),
             Vals::Apart { local, .. } => local.as_ref(),
+            Vals::Seg { .. } => None,
         }
+    }
+
+    fn has_local(&self) -> bool {
+        matches!(self, Vals::Seg { .. }) || self.local().is_some()
     }
 
     fn remote(&self) -> Option<&Value> {
         match self {
             Vals::Both(v) => Some(v),
-            Vals::Apart { remote, .. } => remote.as_ref(),
+            Vals::Apart { remote, .. } | Vals::Seg { remote, .. } => remote.as_ref(),
         }
     }
 
@@ -113,6 +138,14 @@ impl Vals {
                 remote: Some(v),
             },
             (o, false, false) => o,
+            // The process's values are restored from its blob before they change.
+            (Vals::Seg { .. }, _, _) => {
+                debug_assert!(false, "a value of a process in the segment set in place");
+                Vals::Apart {
+                    local: local.then(|| v.clone()),
+                    remote: remote.then_some(v),
+                }
+            }
         };
         // A 4.2 client sends a GLOBAL put twice, in its LOCAL and its REMOTE buffer.
         if let Vals::Apart {
@@ -209,6 +242,75 @@ impl ProcModex {
     }
 }
 
+impl ProcModex {
+    /// Whether the process has any value a local requester sees.
+    fn has_local(&self) -> bool {
+        self.entries.iter().any(|e| e.vals.has_local())
+    }
+
+    /// Takes the local values back from the rank's blob in `w`: the process then holds
+    /// them here again.
+    fn restore(&mut self, w: &ModexWriter, rank: u32) {
+        if !self.in_segment {
+            return;
+        }
+        let blob = w.blob(rank).unwrap_or_default();
+        let mut values: HashMap<PStr, Value> = blob_kvals(&blob)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|kv| (kv.key, kv.value))
+            .collect();
+        for e in &mut self.entries {
+            if let Vals::Seg { global, remote } = &mut e.vals {
+                let local = values.remove(&e.key);
+                e.vals = match (local, *global) {
+                    (Some(l), true) => Vals::Both(l),
+                    (local, _) => Vals::Apart {
+                        local,
+                        remote: remote.take(),
+                    },
+                };
+            }
+        }
+        self.in_segment = false;
+    }
+
+    /// Publishes the local values as the rank's blob in `w` and drops them here; false (the
+    /// values stay here) when there is nothing to publish or the segment cannot take it.
+    fn move_to_segment(&mut self, w: &mut ModexWriter, rank: u32) -> bool {
+        if self.in_segment || !self.has_local() {
+            return self.in_segment;
+        }
+        if !w.publish(rank, &modex_blob(self.newest_first())) {
+            return false;
+        }
+        for e in &mut self.entries {
+            e.vals = match std::mem::replace(
+                &mut e.vals,
+                Vals::Seg {
+                    global: false,
+                    remote: None,
+                },
+            ) {
+                Vals::Both(_) => Vals::Seg {
+                    global: true,
+                    remote: None,
+                },
+                Vals::Apart {
+                    local: Some(_),
+                    remote,
+                } => Vals::Seg {
+                    global: false,
+                    remote,
+                },
+                other => other,
+            };
+        }
+        self.in_segment = true;
+        true
+    }
+}
+
 impl ModexStore {
     /// An empty store.
     pub fn new() -> ModexStore {
@@ -222,15 +324,76 @@ impl ModexStore {
     /// store nothing, but any call marks the process as having committed (so a bare COMMIT
     /// can be recorded with an empty `kvals`).
     pub fn commit(&mut self, proc: &Proc, scope: pmix_scope_t, kvals: Vec<Kval>) {
+        self.commit_all(proc, vec![(scope, kvals)]);
+    }
+
+    /// A whole COMMIT request: its (scope, BUFFER) pairs in order, each as
+    /// [`ModexStore::commit`]. Where the namespace has a modex segment, the process's new
+    /// local view is published there before this returns (local peers read it as soon as
+    /// the COMMIT is answered).
+    pub fn commit_all(&mut self, proc: &Proc, parts: Vec<(pmix_scope_t, Vec<Kval>)>) {
+        let segment = self.segments.get_mut(&proc.nspace);
         let e = self.procs.entry(proc.clone()).or_default();
-        e.committed_here = true;
-        self.seq += 1;
-        e.commits = self.seq;
-        let local = matches!(scope, PMIX_LOCAL | PMIX_GLOBAL);
-        let remote = matches!(scope, PMIX_REMOTE | PMIX_GLOBAL);
-        for kv in kvals {
-            e.set(kv.key, local, remote, kv.value, e.commits);
+        if let Some(w) = &segment {
+            e.restore(w, proc.rank);
         }
+        e.committed_here = true;
+        for (scope, kvals) in parts {
+            self.seq += 1;
+            e.commits = self.seq;
+            let local = matches!(scope, PMIX_LOCAL | PMIX_GLOBAL);
+            let remote = matches!(scope, PMIX_REMOTE | PMIX_GLOBAL);
+            for kv in kvals {
+                e.set(kv.key, local, remote, kv.value, e.commits);
+            }
+        }
+        if let Some(w) = segment {
+            e.move_to_segment(w, proc.rank);
+        }
+    }
+
+    /// Keeps the local values of `nspace`'s processes in its modex segment `w` from now on
+    /// (those committed so far are published now).
+    pub(crate) fn attach(&mut self, nspace: &PStr, mut w: ModexWriter) {
+        for (p, e) in self.procs.iter_mut() {
+            if p.nspace == *nspace && e.committed_here {
+                e.move_to_segment(&mut w, p.rank);
+            }
+        }
+        self.segments.insert(nspace.clone(), w);
+    }
+
+    /// Takes the values of `nspace`'s processes back from its modex segment, and returns
+    /// the segment's writer (to retire it).
+    pub(crate) fn detach(&mut self, nspace: &PStr) -> Option<ModexWriter> {
+        let w = self.segments.remove(nspace)?;
+        for (p, e) in self.procs.iter_mut() {
+            if p.nspace == *nspace {
+                e.restore(&w, p.rank);
+            }
+        }
+        Some(w)
+    }
+
+    /// Every modex segment's writer, the values taken back first (at finalize).
+    pub(crate) fn detach_all(&mut self) -> Vec<ModexWriter> {
+        let names: Vec<PStr> = self.segments.keys().cloned().collect();
+        names.iter().filter_map(|n| self.detach(n)).collect()
+    }
+
+    /// The process's data with its local values in hand (read back from its blob when it
+    /// is in the segment).
+    fn view(&self, proc: &Proc) -> Option<Cow<'_, ProcModex>> {
+        let e = self.procs.get(proc)?;
+        if !e.in_segment {
+            return Some(Cow::Borrowed(e));
+        }
+        let mut e = e.clone();
+        match self.segments.get(&proc.nspace) {
+            Some(w) => e.restore(w, proc.rank),
+            None => debug_assert!(false, "a process in a segment the store does not have"),
+        }
+        Some(Cow::Owned(e))
     }
 
     /// Whether the process committed anything (or its data arrived from another node).
@@ -242,7 +405,7 @@ impl ModexStore {
     /// remote: a local process's LOCAL+GLOBAL or REMOTE+GLOBAL values; for a process of
     /// another node, what its node sent. `None` when nothing is known of the process.
     pub fn kvals(&self, proc: &Proc, local: bool) -> Option<Vec<Kval>> {
-        let e = self.procs.get(proc)?;
+        let e = self.view(proc)?;
         Some(e.list(e.committed_here && local))
     }
 
@@ -251,14 +414,14 @@ impl ModexStore {
     /// `None` for a process that did not commit here.
     pub fn local_stamps(&self, proc: &Proc, key: &[u8]) -> Option<(u64, Option<u64>)> {
         let e = self.procs.get(proc).filter(|e| e.committed_here)?;
-        let stamp = e.entry(key).filter(|x| x.vals.local().is_some());
+        let stamp = e.entry(key).filter(|x| x.vals.has_local());
         Some((e.commits, stamp.map(|x| x.stamp)))
     }
 
     /// The LOCAL and GLOBAL values of a process that committed here, set by a COMMIT
     /// numbered above `since` (see [`ModexStore::local_stamps`]).
     pub fn local_since(&self, proc: &Proc, since: u64) -> Vec<Kval> {
-        let Some(e) = self.procs.get(proc).filter(|e| e.committed_here) else {
+        let Some(e) = self.view(proc).filter(|e| e.committed_here) else {
             return Vec::new();
         };
         e.entries
@@ -273,33 +436,13 @@ impl ModexStore {
             .collect()
     }
 
-    /// The LOCAL and GLOBAL values of a process that committed here (what a local requester
-    /// sees), the most recently committed first (values of one COMMIT in the store's
-    /// order); `None` for a process that did not commit here.
-    pub fn local_newest_first(&self, proc: &Proc) -> Option<Vec<(&PStr, &Value)>> {
-        self.procs
-            .get(proc)
-            .filter(|e| e.committed_here)
-            .map(ProcModex::newest_first)
-    }
-
-    /// The processes of `nspace` that committed here, with
-    /// [`ModexStore::local_newest_first`], in no particular order.
-    pub fn local_procs(&self, nspace: &PStr) -> Vec<(u32, Vec<(&PStr, &Value)>)> {
-        self.procs
-            .iter()
-            .filter(|(p, e)| p.nspace == *nspace && e.committed_here)
-            .map(|(p, e)| (p.rank, e.newest_first()))
-            .collect()
-    }
-
     /// The fence contribution of the given local processes, in the format of the module
     /// documentation. Processes that committed nothing get an empty object.
     pub fn contribution(&self, procs: &[Proc]) -> Vec<u8> {
         let mut e = Encoder::new(BufferType::NonDesc);
         for p in procs {
             let mut inner = Encoder::new(BufferType::NonDesc);
-            if let Some(m) = self.procs.get(p) {
+            if let Some(m) = self.view(p) {
                 pack_kvals(&mut inner, &m.list(false));
             }
             let start = e.buf.len();
@@ -335,12 +478,43 @@ impl ModexStore {
             parsed.push((proc, kvals));
         }
         for (proc, kvals) in parsed {
-            let e = self.procs.entry(proc).or_default();
+            let segment = self.segments.get_mut(&proc.nspace);
+            let e = self.procs.entry(proc.clone()).or_default();
+            let was_in_segment = e.in_segment;
+            if let Some(w) = &segment {
+                e.restore(w, proc.rank);
+            }
             for kv in kvals {
                 e.set(kv.key, false, true, kv.value, 0);
             }
+            if let (Some(w), true) = (segment, was_in_segment) {
+                e.move_to_segment(w, proc.rank);
+            }
         }
         Ok(())
+    }
+
+    /// How many values of `proc` the store itself holds (tests).
+    #[cfg(test)]
+    pub(crate) fn values_held(&self, proc: &Proc) -> usize {
+        self.procs.get(proc).map_or(0, |e| {
+            e.entries
+                .iter()
+                .map(|x| match &x.vals {
+                    Vals::Both(_) => 1,
+                    Vals::Apart { local, remote } => {
+                        usize::from(local.is_some()) + usize::from(remote.is_some())
+                    }
+                    Vals::Seg { remote, .. } => usize::from(remote.is_some()),
+                })
+                .sum()
+        })
+    }
+
+    /// The blob of `proc` in its namespace's segment (tests).
+    #[cfg(test)]
+    pub(crate) fn segment_blob(&self, proc: &Proc) -> Option<Vec<u8>> {
+        self.segments.get(&proc.nspace)?.blob(proc.rank)
     }
 
     /// Forgets a process.

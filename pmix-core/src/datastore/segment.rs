@@ -60,7 +60,7 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::ptr::NonNull;
 
-use crate::codec::{BufferType, Encoder};
+use crate::codec::{BufferType, Decoder, Encoder};
 use crate::values::{Kval, Value};
 use crate::{Error, PStr, Result};
 
@@ -838,6 +838,23 @@ impl ModexWriter {
         }
     }
 
+    /// A copy of the blob `rank` has now (`None`: no slot, or nothing published). The
+    /// server's own data: it is the only writer, so no sequence check is needed.
+    pub(crate) fn blob(&self, rank: u32) -> Option<Vec<u8>> {
+        use std::sync::atomic::Ordering;
+        let field = |i| {
+            self.map
+                .atomic(self.layout.slot_field(rank, i)?)
+                .map(|a| a.load(Ordering::Relaxed))
+        };
+        let (at, len) = (
+            usize::try_from(field(1)?).ok()?,
+            usize::try_from(field(2)?).ok()?,
+        );
+        let mut out = Vec::new();
+        (len > 0 && self.map.copy_out(at, len, &mut out)).then_some(out)
+    }
+
     /// Writes `bytes` at `at` of the file, whatever they damage (tests of readers).
     #[cfg(test)]
     pub(crate) fn poke(&self, at: usize, bytes: &[u8]) {
@@ -1038,6 +1055,19 @@ fn dir_scan(d: &[u8], key: &[u8]) -> (Option<(usize, usize)>, usize) {
         }
     }
     (None, at)
+}
+
+/// The values of a blob made by [`modex_blob`], in its order (the newest first).
+///
+/// # Errors
+/// `UnpackFailure` (or the decoder's error) for a blob that is not one.
+pub(crate) fn blob_kvals(blob: &[u8]) -> Result<Vec<Kval>> {
+    let dir_len = u32_at(blob, 0).ok_or(Error::UnpackFailure)? as usize;
+    let kvals = dir_len
+        .checked_add(8)
+        .and_then(|at| blob.get(at..))
+        .ok_or(Error::UnpackFailure)?;
+    super::read_kvals(&mut Decoder::new(BufferType::NonDesc, kvals), true)
 }
 
 /// A rank's blob for the modex segment: a directory, then one `PACK(KVAL)` (non-described)

@@ -41,17 +41,6 @@ fn kvs(k: &str, value: Value) -> Kval {
     }
 }
 
-/// Borrowed (key, value) pairs as KVALs.
-fn owned(pairs: Vec<(&PStr, &Value)>) -> Vec<Kval> {
-    pairs
-        .into_iter()
-        .map(|(k, v)| Kval {
-            key: k.clone(),
-            value: v.clone(),
-        })
-        .collect()
-}
-
 fn info(k: &CStr, value: Value) -> Info {
     Info::new(PStr::from(k.to_bytes()), value)
 }
@@ -1138,17 +1127,6 @@ fn modex_local_stamps_and_what_changed_since() {
     );
     assert_eq!(m.local_since(&p, 4), vec![]);
     assert_eq!(m.local_since(&p, 0).len(), 3);
-    // The modex segment's order: the most recently committed first.
-    assert_eq!(
-        m.local_newest_first(&p).map(owned),
-        Some(vec![kvs("a", s("2")), kvs("c", s("1")), kvs("b", s("1"))])
-    );
-    let mut procs = m.local_procs(&"ns".into());
-    procs.sort_by_key(|(r, _)| *r);
-    assert_eq!(procs.len(), 2);
-    assert_eq!(procs[1].0, 1);
-    assert_eq!(owned(procs[1].1.clone()), vec![kvs("x", s("1"))]);
-    assert!(m.local_procs(&"other".into()).is_empty());
     // Data from another node is no local view.
     let blob = {
         let mut other = ModexStore::new();
@@ -1158,12 +1136,114 @@ fn modex_local_stamps_and_what_changed_since() {
     m.absorb(&blob).unwrap();
     assert_eq!(m.local_stamps(&proc("other", 0), b"o"), None);
     assert_eq!(m.local_since(&proc("other", 0), 0), vec![]);
-    assert!(m.local_newest_first(&proc("other", 0)).is_none());
     // A process removed and seen again gets numbers above any given out before.
     m.remove(&p);
     m.commit(&p, PMIX_LOCAL, vec![kvs("a", s("3"))]); // 5
     assert_eq!(m.local_stamps(&p, b"a"), Some((5, Some(5))));
     assert_eq!(m.local_since(&p, 4), vec![kvs("a", s("3"))]);
+}
+
+/// A store whose namespace has a modex segment keeps its local processes' LOCAL and GLOBAL
+/// values only there (in each rank's blob, the most recently committed first), and answers
+/// every question as a store without one; a rank the segment has no slot for keeps its
+/// values in the store; detaching takes the values back.
+#[test]
+fn modex_store_keeps_local_values_in_the_segment() {
+    let dir = TestDir::new("modex-store");
+    let path = dir.0.join("modex.1");
+    let mut w = Some(segment::ModexWriter::create(&path, 1, 2, 1 << 16).unwrap());
+    let reader = segment::ModexReader::open(&path, 1).unwrap();
+    let (mut plain_store, mut seg) = (ModexStore::new(), ModexStore::new());
+    let (p0, p1, p5) = (proc("ns", 0), proc("ns", 1), proc("ns", 5));
+    let other = proc("other", 0);
+    let big = Value::ByteObject(vec![7; 400]);
+    // Committed before and after the segment is attached; rank 5 has no slot.
+    let commits: Vec<(Proc, pmix_scope_t, Vec<Kval>)> = vec![
+        (
+            p0.clone(),
+            PMIX_LOCAL,
+            vec![kvs("l", s("L")), kvs("g", s("G"))],
+        ),
+        (
+            p0.clone(),
+            PMIX_REMOTE,
+            vec![kvs("r", s("R")), kvs("g", s("G"))],
+        ),
+        (p1.clone(), PMIX_GLOBAL, vec![plain("big", big.clone())]),
+        (p5.clone(), PMIX_GLOBAL, vec![kvs("five", s("5"))]),
+        (p0.clone(), PMIX_LOCAL, vec![kvs("g", s("G2"))]),
+        (p0.clone(), PMIX_REMOTE, vec![kvs("r2", s("R2"))]),
+        (
+            p1.clone(),
+            PMIX_GLOBAL,
+            vec![kvs("big", s("small")), kvs("n", s("N"))],
+        ),
+        (other.clone(), PMIX_GLOBAL, vec![kvs("o", s("O"))]),
+    ];
+    for (i, (p, scope, kv)) in commits.into_iter().enumerate() {
+        if i == 3 {
+            seg.attach(&"ns".into(), w.take().unwrap());
+        }
+        plain_store.commit(&p, scope, kv.clone());
+        seg.commit(&p, scope, kv);
+    }
+    // Data from another node merged into a local process's remote view.
+    let blob = {
+        let mut o = ModexStore::new();
+        o.commit(&p0, PMIX_REMOTE, vec![kvs("from.fence", s("F"))]);
+        o.contribution(std::slice::from_ref(&p0))
+    };
+    plain_store.absorb(&blob).unwrap();
+    seg.absorb(&blob).unwrap();
+    let all = [p0.clone(), p1.clone(), p5.clone(), other.clone()];
+    let same = |a: &ModexStore, b: &ModexStore, what: &str| {
+        for p in &all {
+            for local in [true, false] {
+                assert_eq!(
+                    a.kvals(p, local),
+                    b.kvals(p, local),
+                    "{what}: {p:?} {local}"
+                );
+            }
+            for k in [&b"l"[..], b"g", b"r", b"big", b"five", b"n"] {
+                assert_eq!(a.local_stamps(p, k), b.local_stamps(p, k), "{what}: {p:?}");
+            }
+            for since in 0..10 {
+                assert_eq!(a.local_since(p, since), b.local_since(p, since), "{what}");
+            }
+        }
+        assert_eq!(a.contribution(&all), b.contribution(&all), "{what}");
+    };
+    same(&plain_store, &seg, "attached");
+    // Ranks 0 and 1 hold no local value in the store; their peers read them.
+    assert_eq!(
+        seg.values_held(&p0),
+        4,
+        "remote only: r, r2, from.fence, and g = G"
+    );
+    assert_eq!(seg.values_held(&p1), 0);
+    assert_eq!(seg.values_held(&p5), 1, "no slot: kept in the store");
+    assert_eq!(reader.find(0, b"g"), Some(s("G2")));
+    assert_eq!(
+        reader.find(0, b"r"),
+        None,
+        "REMOTE only: not for local peers"
+    );
+    assert_eq!(reader.find(1, b"big"), Some(s("small")));
+    let order: Vec<PStr> = segment::blob_kvals(&seg.segment_blob(&p0).unwrap())
+        .unwrap()
+        .into_iter()
+        .map(|kv| kv.key)
+        .collect();
+    assert_eq!(
+        order,
+        ["g", "l"].map(PStr::from),
+        "the most recently committed first"
+    );
+    // Taken back, the values are in the store again.
+    assert!(seg.detach(&"ns".into()).is_some());
+    same(&plain_store, &seg, "detached");
+    assert_eq!(seg.values_held(&p1), 2);
 }
 
 #[test]
