@@ -1265,10 +1265,7 @@ impl Client {
     fn notify_procs(&self, code: pmix_status_t, to: &[Proc], mut info: Vec<Info>) -> Result<()> {
         info.push(Info::new(
             PMIX_EVENT_CUSTOM_RANGE.to_bytes(),
-            Value::DataArray(Box::new(crate::values::DataArray {
-                ty: PMIX_PROC,
-                items: to.iter().cloned().map(Value::Proc).collect(),
-            })),
+            Value::proc_array(to.iter().cloned()),
         ));
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.status_request_nb(
@@ -1323,10 +1320,7 @@ impl Client {
             }
             let membership = Info::new(
                 PMIX_GROUP_MEMBERSHIP.to_bytes(),
-                Value::DataArray(Box::new(crate::values::DataArray {
-                    ty: PMIX_PROC,
-                    items: members.iter().cloned().map(Value::Proc).collect(),
-                })),
+                Value::proc_array(members.iter().cloned()),
             );
             // The whole membership is the range (the server skips the leader, the source),
             // and default handlers are not bothered, as with the reference.
@@ -1397,18 +1391,8 @@ impl Client {
             .iter()
             .find(|i| i.is(PMIX_GROUP_MEMBERSHIP))
             .or_else(|| info.iter().find(|i| i.is(PMIX_EVENT_CUSTOM_RANGE)));
-        let items = match named.map(|i| &i.value) {
-            Some(Value::DataArray(d)) => d.items.clone(),
-            Some(Value::Proc(p)) => vec![Value::Proc(p.clone())],
-            _ => Vec::new(),
-        };
-        Info::new(
-            PMIX_GROUP_MEMBERSHIP.to_bytes(),
-            Value::DataArray(Box::new(crate::values::DataArray {
-                ty: PMIX_PROC,
-                items,
-            })),
-        )
+        let members = named.map_or_else(Vec::new, |i| i.value.procs());
+        Info::new(PMIX_GROUP_MEMBERSHIP.to_bytes(), Value::proc_array(members))
     }
 
     pub fn group_leave_nb(&self, grp: &[u8], info: &[Info], done: Done<()>) -> Result<()> {

@@ -66,22 +66,10 @@ struct Entry {
 /// The processes an info list names as affected (`PMIX_EVENT_AFFECTED_PROC` and
 /// `PMIX_EVENT_AFFECTED_PROCS`).
 fn affected_of(info: &[Info]) -> Vec<Proc> {
-    let mut v = Vec::new();
-    for i in info {
-        if i.is(PMIX_EVENT_AFFECTED_PROC) || i.is(PMIX_EVENT_AFFECTED_PROCS) {
-            match &i.value {
-                crate::values::Value::Proc(p) => v.push(p.clone()),
-                crate::values::Value::DataArray(d) => {
-                    v.extend(d.items.iter().filter_map(|x| match x {
-                        crate::values::Value::Proc(p) => Some(p.clone()),
-                        _ => None,
-                    }))
-                }
-                _ => {}
-            }
-        }
-    }
-    v
+    info.iter()
+        .filter(|i| i.is(PMIX_EVENT_AFFECTED_PROC) || i.is(PMIX_EVENT_AFFECTED_PROCS))
+        .flat_map(|i| i.value.procs())
+        .collect()
 }
 
 /// Whether two lists of processes overlap (a wildcard rank matches every rank of its

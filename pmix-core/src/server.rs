@@ -1758,22 +1758,10 @@ impl Shared {
         else {
             return;
         };
-        let members: Vec<Proc> = match info
+        let members = info
             .iter()
             .find(|i| i.is(PMIX_EVENT_CUSTOM_RANGE))
-            .map(|i| &i.value)
-        {
-            Some(Value::Proc(p)) => vec![p.clone()],
-            Some(Value::DataArray(a)) => a
-                .items
-                .iter()
-                .filter_map(|v| match v {
-                    Value::Proc(p) => Some(p.clone()),
-                    _ => None,
-                })
-                .collect(),
-            _ => return,
-        };
+            .map_or_else(Vec::new, |i| i.value.procs());
         if !members.is_empty() {
             self.state
                 .lock()

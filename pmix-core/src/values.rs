@@ -540,6 +540,31 @@ impl Value {
         }
     }
 
+    /// A data array of processes (the inverse of [`Value::procs`]).
+    pub fn proc_array(procs: impl IntoIterator<Item = Proc>) -> Value {
+        Value::DataArray(Box::new(DataArray {
+            ty: PMIX_PROC,
+            items: procs.into_iter().map(Value::Proc).collect(),
+        }))
+    }
+
+    /// The processes a `Proc` value or a data array of them names (custom ranges, affected
+    /// processes, group memberships); empty for any other value.
+    pub fn procs(&self) -> Vec<Proc> {
+        match self {
+            Value::Proc(p) => vec![p.clone()],
+            Value::DataArray(d) => d
+                .items
+                .iter()
+                .filter_map(|x| match x {
+                    Value::Proc(p) => Some(p.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// A boolean the way the reference reads one: a `Bool`, or `Undef` (a key given
     /// without a value) meaning true.
     pub fn as_bool(&self) -> Option<bool> {

@@ -319,10 +319,7 @@ impl PmixrunHost {
                 {
                     out.push(info(
                         PMIX_QUERY_PSET_MEMBERSHIP,
-                        Value::DataArray(Box::new(DataArray {
-                            ty: PMIX_PROC,
-                            items: members.iter().cloned().map(Value::Proc).collect(),
-                        })),
+                        Value::proc_array(members.iter().cloned()),
                     ));
                 }
             } else if is(PMIX_QUERY_SPAWN_SUPPORT) {
