@@ -686,28 +686,36 @@ static pmix_status_t launch_job(job_t *job, const app_rec_t *apps, size_t napps)
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
+    /* A client must be registered before it connects. All of them are registered before the
+     * first is forked (as pmixrun does): the reference server never completes a group
+     * construct that a fast client starts before the host registered its last local peer
+     * (it logs NOT-FOUND at pmix_server.c:1774; docs/notes/server.md, "Groups"). */
+    for (r = 0; r < job->nprocs; r++) {
+        pmix_proc_t proc;
+        waiter_t w;
+        PMIX_LOAD_PROCID(&proc, job->nspace, r);
+        waiter_init(&w);
+        rc = PMIx_server_register_client(&proc, getuid(), getgid(), &job->procs[r],
+                                         waiter_op_cb, &w);
+        if (rc == PMIX_SUCCESS) {
+            rc = waiter_wait(&w);
+        } else if (rc == PMIX_OPERATION_SUCCEEDED) {
+            rc = PMIX_SUCCESS;
+        }
+        if (rc != PMIX_SUCCESS) {
+            fprintf(stderr, "host: register_client %s:%u: %s\n", job->nspace, r,
+                    PMIx_Error_string(rc));
+            return rc;
+        }
+    }
+    r = 0;
     for (a = 0; a < napps; a++) {
         for (i = 0; i < apps[a].maxprocs; i++, r++) {
             pmix_proc_t proc;
             char **env, **e;
-            waiter_t w;
             pid_t pid;
 
             PMIX_LOAD_PROCID(&proc, job->nspace, r);
-            /* the client must be registered before it can connect */
-            waiter_init(&w);
-            rc = PMIx_server_register_client(&proc, getuid(), getgid(), &job->procs[r],
-                                             waiter_op_cb, &w);
-            if (rc == PMIX_SUCCESS) {
-                rc = waiter_wait(&w);
-            } else if (rc == PMIX_OPERATION_SUCCEEDED) {
-                rc = PMIX_SUCCESS;
-            }
-            if (rc != PMIX_SUCCESS) {
-                fprintf(stderr, "host: register_client %s:%u: %s\n", job->nspace, r,
-                        PMIx_Error_string(rc));
-                return rc;
-            }
             /* environment: ours without the gds workaround (see main), then the app's own
              * variables (PMIx_Spawn callers pass e.g. LD_LIBRARY_PATH), then the PMIx ones */
             env = argv_copy(environ);
