@@ -86,11 +86,8 @@ impl Default for ServerConfig {
 /// Forgets (and unlinks) the segments of `nspace`; clients that mapped them keep their
 /// mappings. The directory goes with the last segment.
 fn drop_segments(st: &mut State, nspace: &PStr) {
-    if let Some(m) = st.modex_segments.remove(nspace) {
-        if let Some(w) = st.modex.detach(nspace) {
-            w.retire();
-        }
-        let _ = std::fs::remove_file(&m.path);
+    if let Some(w) = st.modex.detach(nspace) {
+        w.retire();
     }
     st.segments.retain(|(ns, _), f| {
         if ns == nspace {
@@ -100,7 +97,7 @@ fn drop_segments(st: &mut State, nspace: &PStr) {
             true
         }
     });
-    if st.segments.is_empty() && st.modex_segments.is_empty() {
+    if st.segments.is_empty() && !st.modex.has_segments() {
         if let Some(d) = st.segment_dir.take() {
             let _ = std::fs::remove_dir(d);
         }
@@ -342,18 +339,8 @@ struct State {
     /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
     /// unlinked when the namespace is registered again or deregistered, and at finalize.
     segments: HashMap<(PStr, BufferType), SegmentFile>,
-    /// The modex segments (local peers' committed data) written for "rsshm" peers, by
-    /// namespace; retired and unlinked with the job-data segments.
-    modex_segments: HashMap<PStr, ModexSegment>,
     /// The private directory holding the segments, once created.
     segment_dir: Option<std::path::PathBuf>,
-}
-
-/// A modex segment this server writes (`datastore::segment`, "The modex segment").
-#[derive(Debug)]
-struct ModexSegment {
-    path: std::path::PathBuf,
-    generation: u64,
 }
 
 /// The number of the last segment written in this process (generations name the files).
@@ -734,9 +721,6 @@ impl Shared {
             for w in st.modex.detach_all() {
                 w.retire();
             }
-            for (_, m) in st.modex_segments.drain() {
-                let _ = std::fs::remove_file(m.path);
-            }
             if let Some(d) = st.segment_dir.take() {
                 let _ = std::fs::remove_dir(d);
             }
@@ -1063,7 +1047,7 @@ impl Shared {
             trace!("server: segment {} not written: {e}", path.display());
             let _ = std::fs::remove_file(&path);
             // Made again (or found again) at the next attempt.
-            if st.segments.is_empty() && st.modex_segments.is_empty() {
+            if st.segments.is_empty() && !st.modex.has_segments() {
                 st.segment_dir = None;
             }
             return None;
@@ -1097,8 +1081,8 @@ impl Shared {
         use crate::datastore::segment::{MODEX_LEN, MODEX_MAX_SLOTS, ModexWriter};
         let mut st = self.state.lock();
         let st = &mut *st;
-        if let Some(m) = st.modex_segments.get(nspace) {
-            return Some((m.path.clone(), m.generation));
+        if let Some(name) = st.modex.segment_name(nspace) {
+            return Some(name);
         }
         let job = st.jobs.get(nspace)?;
         let top = job.local_ranks().iter().map(|&r| r as usize + 1).max();
@@ -1113,21 +1097,15 @@ impl Shared {
             Err(e) => {
                 trace!("server: modex segment {} not made: {e}", path.display());
                 let _ = std::fs::remove_file(&path);
-                if st.segments.is_empty() && st.modex_segments.is_empty() {
+                if st.segments.is_empty() && !st.modex.has_segments() {
                     st.segment_dir = None;
                 }
                 return None;
             }
         };
-        // What the namespace's local processes committed so far moves there now.
+        // What the namespace's local processes committed so far moves there now; the store
+        // owns the segment from here (retired and unlinked with the job-data segments).
         st.modex.attach(nspace, writer);
-        st.modex_segments.insert(
-            nspace.clone(),
-            ModexSegment {
-                path: path.clone(),
-                generation,
-            },
-        );
         Some((path, generation))
     }
 

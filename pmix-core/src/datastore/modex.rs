@@ -375,6 +375,16 @@ impl ModexStore {
         Some(w)
     }
 
+    /// The path and generation of `nspace`'s modex segment, if it has one.
+    pub(crate) fn segment_name(&self, nspace: &PStr) -> Option<(std::path::PathBuf, u64)> {
+        self.segments.get(nspace).map(ModexWriter::name)
+    }
+
+    /// Whether any namespace has a modex segment.
+    pub(crate) fn has_segments(&self) -> bool {
+        !self.segments.is_empty()
+    }
+
     /// Every modex segment's writer, the values taken back first (at finalize).
     pub(crate) fn detach_all(&mut self) -> Vec<ModexWriter> {
         let names: Vec<PStr> = self.segments.keys().cloned().collect();

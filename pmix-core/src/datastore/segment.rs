@@ -727,6 +727,8 @@ pub(crate) struct ModexWriter {
     map: Mapping,
     /// The file, for giving back the pages of regions a rank's blob moved out of.
     file: File,
+    /// Where the file is (named to the readers; unlinked with [`ModexWriter::retire`]).
+    path: std::path::PathBuf,
     layout: ModexLayout,
     /// The end of the data area's used part.
     end: usize,
@@ -766,6 +768,7 @@ impl ModexWriter {
         Ok(ModexWriter {
             map,
             file: f,
+            path: path.to_path_buf(),
             end: layout.data_off,
             layout,
         })
@@ -867,12 +870,19 @@ impl ModexWriter {
         self.layout.slot_field(rank, i).expect("a slot")
     }
 
-    /// Marks the segment retired: readers stop using it and ask the server. Done before the
-    /// server forgets the segment (namespace registered again or deregistered, finalize).
+    /// The file's path and the segment's generation (what the REQ reply names).
+    pub(crate) fn name(&self) -> (std::path::PathBuf, u64) {
+        (self.path.clone(), self.layout.generation)
+    }
+
+    /// Marks the segment retired (readers stop using it and ask the server) and unlinks the
+    /// file; readers keep their mappings. Done when the server forgets the segment
+    /// (namespace registered again or deregistered, finalize).
     pub(crate) fn retire(&self) {
         if let Some(state) = self.map.atomic(56) {
             state.store(1, std::sync::atomic::Ordering::Release);
         }
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
