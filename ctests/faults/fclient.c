@@ -23,7 +23,9 @@
  *              rank 0 (registered with its real ids) is a raw peer claiming them: accepted,
  *              then REQ and FINALIZE answered. Rank 1 is a raw peer claiming 4242 (matches the
  *              registration, not the process): must be refused; then claiming its real ids
- *              (matches the process, not the registration): must be refused.
+ *              (matches the process, not the registration): must be refused. Where the server
+ *              offers our Unix socket (PMIX_RS_SERVER_UNIX), rank 0's honest claim and rank 1's
+ *              claim of 4242 are repeated through it.
  *   memory     1000 cycles of put/commit/fence(collect)/get; VmRSS of this process and of
  *              the host (the parent) after cycle 100 and cycle 1000.
  */
@@ -38,6 +40,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -220,6 +224,31 @@ static int raw_connect(void)
     fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa)) != 0) {
         die("connect to %s: %s", uri, strerror(errno));
+    }
+    return fd;
+}
+
+/* A raw connection to the Unix socket our server offers its own peers (the abstract name in
+ * PMIX_RS_SERVER_UNIX); -1 when the server offers none (the reference's). */
+static int raw_connect_unix(void)
+{
+    const char *name = getenv("PMIX_RS_SERVER_UNIX");
+    struct sockaddr_un sa;
+    size_t len;
+    int fd;
+    if (name == NULL || (len = strlen(name)) == 0) {
+        return -1;
+    }
+    if (len + 1 > sizeof(sa.sun_path)) {
+        die("Unix socket name too long: %s", name);
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sun_family = AF_UNIX;
+    memcpy(sa.sun_path + 1, name, len); /* sun_path[0] = 0: the abstract namespace */
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    len += offsetof(struct sockaddr_un, sun_path) + 1;
+    if (fd < 0 || connect(fd, (struct sockaddr *) &sa, (socklen_t) len) != 0) {
+        die("connect to the Unix socket %s: %s", name, strerror(errno));
     }
     return fd;
 }
@@ -861,6 +890,12 @@ static int scenario_spoof(void)
                   "spoof.honest: FINALIZE answered");
         }
         close(fd);
+        if ((fd = raw_connect_unix()) >= 0) {
+            h = handshake(fd, me.nspace, me.rank, getuid(), getgid());
+            check(accepted(&h) && req_answered(fd, h.index),
+                  "spoof.honest.unix: the real uid over the Unix socket accepted, REQ answered");
+            close(fd);
+        }
     } else if (me.rank == 1) {
         /* registered with 4242, really running as getuid() */
         fd = raw_connect();
@@ -881,6 +916,14 @@ static int scenario_spoof(void)
               "4242) refused and closed (%zu reply bytes, status %d)", (unsigned) getuid(), h.got,
               (int) h.status);
         close(fd);
+        if ((fd = raw_connect_unix()) >= 0) {
+            /* the server learns the real uid from SO_PEERCRED here */
+            h = handshake(fd, me.nspace, me.rank, 4242, 4242);
+            closed = !accepted(&h) && wait_closed(fd, 3.0, &extra);
+            check(!accepted(&h) && closed, "spoof.uid4242.unix: claim of uid 4242 over the Unix "
+                  "socket refused and closed (%zu reply bytes, status %d)", h.got, (int) h.status);
+            close(fd);
+        }
     }
     return 0;
 }

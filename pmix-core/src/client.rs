@@ -9,7 +9,6 @@
 //! the progress thread with no lock of ours held.
 
 use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -20,6 +19,7 @@ use pmix_sys::*;
 use crate::codec::BufferType;
 use crate::datastore::{ClientStore, GetQuals, Lookup};
 use crate::events::{Event, Pump, Registry};
+use crate::net::Stream;
 use crate::progress::{Progress, Reactor};
 use crate::requester::{Reply, Requester};
 use crate::values::{App, Info, Kval, PStr, Pdata, Proc, Query, Value};
@@ -71,7 +71,7 @@ impl ClientEnv {
             .ok_or(Error::Unreach)?;
         Ok(Some(ClientEnv {
             me: Proc::new(ns, rank),
-            uri: ServerUri::parse(&uri)?,
+            uri: ServerUri::parse(&uri)?.with_unix(get(crate::net::UNIX_ENV)),
             mode: BufferType::from_env_value(
                 get(crate::codec::BUFFER_TYPE_ENV)
                     .as_deref()
@@ -98,6 +98,8 @@ pub struct Client {
     /// The modex segment of my namespace ("rsshm"): local peers' committed data, read on
     /// the caller's thread before asking the server.
     modex: Option<crate::datastore::segment::ModexReader>,
+    /// Connected through the server's Unix socket (not TCP).
+    unix: bool,
 }
 
 /// Receives forwarded output: the registration id, the source, the channel, the bytes
@@ -144,11 +146,9 @@ impl std::fmt::Debug for Client {
 }
 
 /// Connects and performs the client handshake; returns the socket.
-fn handshake(env: &ClientEnv) -> Result<TcpStream> {
-    let mut s =
-        TcpStream::connect_timeout(&env.uri.addr, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
+fn handshake(env: &ClientEnv) -> Result<Stream> {
+    let mut s = Stream::connect(&env.uri, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
     s.set_read_timeout(Some(HANDSHAKE_WAIT)).ok();
-    s.set_nodelay(true).ok();
     let mut hello = Hello::ours(
         PeerKind::SimpleClient,
         Some(env.me.clone()),
@@ -251,19 +251,14 @@ impl Client {
 
     /// Takes over a connection whose handshake is done (a client's or a tool's), asks for
     /// the job data and returns the connected role.
-    pub fn adopt(sock: TcpStream, me: Proc, server: Proc, mode: BufferType) -> Result<Client> {
+    pub fn adopt(sock: Stream, me: Proc, server: Proc, mode: BufferType) -> Result<Client> {
         Client::start(sock, me, server, mode, false)
     }
 
     /// [`Client::adopt`]; `shm`: the handshake declared gds "rsshm", so the REQ reply may
     /// name a segment to map instead of carrying the job data.
-    fn start(
-        sock: TcpStream,
-        me: Proc,
-        server: Proc,
-        mode: BufferType,
-        shm: bool,
-    ) -> Result<Client> {
+    fn start(sock: Stream, me: Proc, server: Proc, mode: BufferType, shm: bool) -> Result<Client> {
+        let unix = sock.is_unix();
         let progress = Arc::new(Progress::start_polling(
             "pmix-progress",
             crate::progress::poll_window(crate::progress::CLIENT_POLL_US),
@@ -288,6 +283,7 @@ impl Client {
             iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
             modex: None,
+            unix,
         };
         client.install_event_receiver();
         // The job data.
@@ -397,6 +393,7 @@ impl Client {
             iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
             modex: None,
+            unix: false,
         }
     }
 
@@ -417,7 +414,13 @@ impl Client {
             iof: Arc::new(Mutex::new(IofTable::default())),
             finalized: AtomicBool::new(false),
             modex: None,
+            unix: false,
         }
+    }
+
+    /// Whether this client reached its server through the server's Unix socket.
+    pub fn via_unix_socket(&self) -> bool {
+        self.unix
     }
 
     /// Adds a namespace's job data (a server process learning what its host registered).

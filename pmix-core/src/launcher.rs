@@ -33,7 +33,10 @@ pub fn initiator(get: impl Fn(&str) -> Option<String>) -> Option<Result<ServerUr
         return Some(ServerUri::parse_tool(&u));
     }
     let f = get(RNDZ_FILE)?;
-    Some(crate::rendezvous::read(Path::new(&f)).and_then(|r| ServerUri::parse_tool(&r.uri)))
+    Some(
+        crate::rendezvous::read(Path::new(&f))
+            .and_then(|r| Ok(ServerUri::parse_tool(&r.uri)?.with_unix(r.unix))),
+    )
 }
 
 /// What the initiator does, as the launcher sees it.

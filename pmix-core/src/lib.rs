@@ -20,6 +20,7 @@ pub mod events;
 pub mod host;
 pub mod iof;
 pub mod launcher;
+pub mod net;
 pub mod print;
 pub mod progress;
 pub mod regex;

@@ -16,16 +16,18 @@
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
-use mio::net::{TcpListener, TcpStream};
+use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token, Waker};
 use parking_lot::Mutex;
 
+use crate::net::{Listener as ListenSock, Stream};
 use crate::{Error, Result};
 
 /// Work posted to the progress thread.
@@ -111,10 +113,11 @@ pub trait ConnHandler: Send {
 }
 
 /// Receives connections accepted on a listener.
-pub type AcceptFn = Box<dyn FnMut(&mut Reactor, std::net::TcpStream) + Send>;
+pub type AcceptFn = Box<dyn FnMut(&mut Reactor, Stream) + Send>;
 
 struct Conn {
-    stream: TcpStream,
+    /// Non-blocking; registered with the poll by its descriptor.
+    stream: Stream,
     framing: Box<dyn Framing>,
     handler: Option<Box<dyn ConnHandler>>,
     /// Bytes read but not yet delivered (the start of a message), with the buffer they are
@@ -148,7 +151,7 @@ struct OutQueue {
 }
 
 struct Listener {
-    sock: TcpListener,
+    sock: ListenSock,
     accept: Option<AcceptFn>,
 }
 
@@ -275,22 +278,24 @@ impl Reactor {
     /// `handler`.
     pub fn add_connection(
         &mut self,
-        stream: std::net::TcpStream,
+        stream: impl Into<Stream>,
         framing: Box<dyn Framing>,
         handler: Box<dyn ConnHandler>,
     ) -> Result<ConnId> {
+        let stream = stream.into();
         stream.set_nonblocking(true).map_err(|_| Error::Unreach)?;
-        let _ = stream.set_nodelay(true);
+        stream.set_nodelay();
         // Larger socket buffers than the kernel starts with: a stream of forwarded output then
         // takes fewer wakeups on either side (measured: about 1.3 times the throughput host
         // to tool). Capped by the system's net.core.[rw]mem_max; failures are harmless.
         let _ = rustix::net::sockopt::set_socket_send_buffer_size(&stream, SOCKET_BUFFER);
         let _ = rustix::net::sockopt::set_socket_recv_buffer_size(&stream, SOCKET_BUFFER);
-        let mut stream = TcpStream::from_std(stream);
         let token = self.token();
+        // Sockets of either kind are registered by their descriptor.
+        let fd = stream.as_raw_fd();
         self.poll
             .registry()
-            .register(&mut stream, token, Interest::READABLE)
+            .register(&mut SourceFd(&fd), token, Interest::READABLE)
             .map_err(|_| Error::Unreach)?;
         self.conns.insert(
             token,
@@ -333,17 +338,14 @@ impl Reactor {
 
     /// Accepts connections on `listener` (made non-blocking here) and hands each one, as a
     /// blocking std stream, to `accept`.
-    pub fn add_listener(
-        &mut self,
-        listener: std::net::TcpListener,
-        accept: AcceptFn,
-    ) -> Result<()> {
-        listener.set_nonblocking(true).map_err(|_| Error::Unreach)?;
-        let mut sock = TcpListener::from_std(listener);
+    pub fn add_listener(&mut self, sock: impl Into<ListenSock>, accept: AcceptFn) -> Result<()> {
+        let sock = sock.into();
+        sock.set_nonblocking(true).map_err(|_| Error::Unreach)?;
         let token = self.token();
+        let fd = sock.as_raw_fd();
         self.poll
             .registry()
-            .register(&mut sock, token, Interest::READABLE)
+            .register(&mut SourceFd(&fd), token, Interest::READABLE)
             .map_err(|_| Error::Unreach)?;
         self.listeners.insert(
             token,
@@ -405,10 +407,9 @@ impl Reactor {
         if c.closing {
             return Err(Error::Unreach);
         }
-        let fd: std::os::fd::BorrowedFd<'_> = std::os::fd::AsFd::as_fd(&c.stream);
-        let dup = fd.try_clone_to_owned().map_err(|_| Error::NoMem)?;
+        let dup = c.stream.try_clone().map_err(|_| Error::NoMem)?;
         Ok(DirectSender {
-            stream: std::net::TcpStream::from(dup),
+            stream: dup,
             out: c.out.clone(),
             token: token_of(id),
         })
@@ -541,7 +542,7 @@ impl Reactor {
                     if self
                         .poll
                         .registry()
-                        .reregister(&mut c.stream, token, interest)
+                        .reregister(&mut SourceFd(&c.stream.as_raw_fd()), token, interest)
                         .is_err()
                     {
                         failed = Some(Error::Unreach);
@@ -598,8 +599,9 @@ impl Reactor {
     fn drop_conn(&mut self, token: Token, why: Error) {
         if let Some(mut c) = self.conns.remove(&token) {
             c.out.lock().closed = true;
-            let _ = self.poll.registry().deregister(&mut c.stream);
-            let _ = c.stream.shutdown(std::net::Shutdown::Both);
+            let fd = c.stream.as_raw_fd();
+            let _ = self.poll.registry().deregister(&mut SourceFd(&fd));
+            let _ = c.stream.shutdown();
             if let Some(mut h) = c.handler.take() {
                 h.on_closed(self, ConnId(token.0), why);
             }
@@ -621,7 +623,7 @@ impl Reactor {
         let mut eof = false;
         'reading: while let Some(c) = self.conns.get_mut(&token) {
             buf.reserve(need);
-            match c.stream.read(&mut buf.buf[buf.end..]) {
+            match (&c.stream).read(&mut buf.buf[buf.end..]) {
                 Ok(0) => {
                     closed = Some(Error::Unreach);
                     eof = true;
@@ -747,22 +749,13 @@ impl Reactor {
                 return;
             };
             match l.sock.accept() {
-                Ok((s, _)) => {
+                // A blocking stream, which the acceptor may read itself or hand to
+                // `add_connection` (the server reads its handshakes here, non-blocking).
+                Ok(s) => {
                     let Some(mut f) = l.accept.take() else {
                         return;
                     };
-                    // A blocking std stream, which the acceptor may read itself or hand to
-                    // `add_connection` (the server reads its handshakes here, non-blocking).
-                    let std: std::net::TcpStream = match into_std(s) {
-                        Some(s) => s,
-                        None => {
-                            if let Some(l) = self.listeners.get_mut(&token) {
-                                l.accept = Some(f);
-                            }
-                            continue;
-                        }
-                    };
-                    f(self, std);
+                    f(self, s);
                     if let Some(l) = self.listeners.get_mut(&token) {
                         l.accept = Some(f);
                     }
@@ -800,14 +793,6 @@ impl Reactor {
     }
 }
 
-fn into_std(s: TcpStream) -> Option<std::net::TcpStream> {
-    // mio exposes the conversion safely through OwnedFd.
-    let fd: std::os::fd::OwnedFd = s.into();
-    let std = std::net::TcpStream::from(fd);
-    std.set_nonblocking(false).ok()?;
-    Some(std)
-}
-
 /// A gathering write that never raises SIGPIPE (`sendmsg` with `MSG_NOSIGNAL`; `writev`
 /// would kill a process that does not ignore the signal when the peer has gone, and the
 /// library installs no handler). std's `write` on a stream already sends that way.
@@ -836,7 +821,7 @@ fn token_of(id: ConnId) -> Token {
 pub struct DirectSender {
     /// A duplicate of the connection's descriptor (the progress thread shuts the socket
     /// down when it drops the connection, so this one never keeps the connection alive).
-    stream: std::net::TcpStream,
+    stream: Stream,
     out: Arc<Mutex<OutQueue>>,
     token: Token,
 }

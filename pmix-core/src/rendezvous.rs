@@ -11,7 +11,10 @@
 //! <pid>
 //! <euid>:<egid>
 //! <ctime() of the start>     ends with its own newline, then an empty line
+//! PMIX_RS_SERVER_UNIX=<name> ours only: the server's Unix socket (`crate::net`)
 //! ```
+//!
+//! The reference's readers stop at line 5, so the seventh line is for our tools alone.
 //!
 //! Unlike the reference (mode 0640), files are readable by their owner only, are written
 //! under a temporary name and renamed into place (a reader never sees half a file), and the
@@ -35,6 +38,16 @@ pub struct Rendezvous {
     pub gid: Option<u32>,
     /// The start time line (`ctime()` text), if the file has one.
     pub started: Option<String>,
+    /// The Unix socket our server offers (the `PMIX_RS_SERVER_UNIX=` line), if any.
+    pub unix: Option<String>,
+}
+
+impl Rendezvous {
+    /// The server the file names, as a client reads a URI (the last `.` splits nspace and
+    /// rank), with its Unix socket.
+    pub fn server_uri(&self) -> Result<crate::wire::ServerUri> {
+        Ok(crate::wire::ServerUri::parse(&self.uri)?.with_unix(self.unix.clone()))
+    }
 }
 
 /// The current time as C's `ctime()` renders it, in UTC ("Sun Nov 22 09:20:32 2026").
@@ -48,9 +61,20 @@ fn ctime_now() -> String {
         .unwrap_or_default()
 }
 
-/// The file's text.
-pub fn render(uri: &str, version: &str, pid: u32, uid: u32, gid: u32) -> String {
-    format!("{uri}\n{version}\n{pid}\n{uid}:{gid}\n{}\n\n", ctime_now())
+/// The file's text; `unix`: the line naming our server's Unix socket.
+pub fn render(
+    uri: &str,
+    version: &str,
+    pid: u32,
+    uid: u32,
+    gid: u32,
+    unix: Option<&str>,
+) -> String {
+    let mut text = format!("{uri}\n{version}\n{pid}\n{uid}:{gid}\n{}\n\n", ctime_now());
+    if let Some(u) = unix {
+        text.push_str(&format!("{}={u}\n", crate::net::UNIX_ENV));
+    }
+    text
 }
 
 /// Writes `path` atomically, readable by its owner only; creates the directory (0755) if
@@ -91,6 +115,10 @@ pub fn read(path: &Path) -> Result<Rendezvous> {
     let pid = lines.next().and_then(|l| l.trim().parse().ok());
     let ids = lines.next().and_then(|l| l.split_once(':'));
     let started = lines.next().filter(|l| !l.is_empty()).map(str::to_string);
+    let unix = lines
+        .filter_map(|l| l.strip_prefix(crate::net::UNIX_ENV)?.strip_prefix('='))
+        .find(|u| !u.is_empty())
+        .map(str::to_string);
     Ok(Rendezvous {
         uri: uri.to_string(),
         version,
@@ -98,6 +126,7 @@ pub fn read(path: &Path) -> Result<Rendezvous> {
         uid: ids.and_then(|(u, _)| u.trim().parse().ok()),
         gid: ids.and_then(|(_, g)| g.trim().parse().ok()),
         started,
+        unix,
     })
 }
 
@@ -265,16 +294,38 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("pmix-rndz-{}", std::process::id()));
         let p = dir.join("pmix.h.tool.1");
-        write(&p, &render("srv.0;tcp4://127.0.0.1:5", "4.2.2", 77, 1, 2)).unwrap();
+        write(
+            &p,
+            &render("srv.0;tcp4://127.0.0.1:5", "4.2.2", 77, 1, 2, None),
+        )
+        .unwrap();
         let r = read(&p).unwrap();
         assert_eq!(r.uri, "srv.0;tcp4://127.0.0.1:5");
         assert_eq!(r.version, "4.2.2");
         assert_eq!((r.pid, r.uid, r.gid), (Some(77), Some(1), Some(2)));
+        assert_eq!(r.unix, None);
         let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         let text = std::fs::read_to_string(&p).unwrap();
         assert_eq!(text.lines().count(), 6);
         assert!(text.ends_with("\n\n"));
+        // With a Unix socket: the reference's six lines unchanged, ours after them.
+        let text = render(
+            "srv.0;tcp4://127.0.0.1:5",
+            "4.2.2",
+            77,
+            1,
+            2,
+            Some("pmix-rs.7.ab"),
+        );
+        write(&p, &text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!((lines.len(), lines[5]), (7, ""));
+        assert_eq!(lines[6], "PMIX_RS_SERVER_UNIX=pmix-rs.7.ab");
+        let r = read(&p).unwrap();
+        assert_eq!((r.pid, r.unix.as_deref()), (Some(77), Some("pmix-rs.7.ab")));
+        let uri = r.server_uri().unwrap();
+        assert_eq!((uri.rank, uri.unix.as_deref()), (0, Some("pmix-rs.7.ab")));
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(read(&p).unwrap_err(), Error::NotFound);
     }
@@ -294,32 +345,32 @@ mod tests {
         let garbage = dir.join("pmix.h.tool");
         write(
             &stale,
-            &render("a.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+            &render("a.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0, None),
         )
         .unwrap();
         write(
             &stale_sys,
-            &render("b.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+            &render("b.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0, None),
         )
         .unwrap();
         write(
             &live,
-            &render("c.0;tcp4://127.0.0.1:1", "4.2.2", me, uid, 0),
+            &render("c.0;tcp4://127.0.0.1:1", "4.2.2", me, uid, 0, None),
         )
         .unwrap();
         write(
             &other_uid,
-            &render("d.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid + 1, 0),
+            &render("d.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid + 1, 0, None),
         )
         .unwrap();
         write(
             &other_host,
-            &render("e.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+            &render("e.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0, None),
         )
         .unwrap();
         write(
             &unrelated,
-            &render("f.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0),
+            &render("f.0;tcp4://127.0.0.1:1", "4.2.2", dead, uid, 0, None),
         )
         .unwrap();
         write(&garbage, "").unwrap();
@@ -339,8 +390,16 @@ mod tests {
         let me = std::process::id();
         let dead = 4_000_000_000u32;
         assert_eq!(available_servers(&dir).unwrap_err(), Error::NotFound);
-        let srv =
-            |ns: &str, pid: u32| render(&format!("{ns};tcp4://127.0.0.1:1"), "4.2.2", pid, 5, 6);
+        let srv = |ns: &str, pid: u32| {
+            render(
+                &format!("{ns};tcp4://127.0.0.1:1"),
+                "4.2.2",
+                pid,
+                5,
+                6,
+                None,
+            )
+        };
         write(&dir.join("pmix.h.tool.9"), &srv("zz.3", me)).unwrap();
         write(&dir.join("sub/pmix.h.tool.zz"), &srv("zz.3", me)).unwrap();
         write(&dir.join("sub/pmix.sys.h"), &srv("run.1.0", me)).unwrap();

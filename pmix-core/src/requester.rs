@@ -116,7 +116,7 @@ impl Requester {
     /// `frame` builds a frame's bytes; `framing` splits incoming bytes.
     pub fn start(
         progress: Arc<Progress>,
-        stream: std::net::TcpStream,
+        stream: impl Into<crate::net::Stream> + Send + 'static,
         framing: Box<dyn Framing>,
         frame: fn(u32, &[u8]) -> Vec<u8>,
     ) -> Result<Requester> {

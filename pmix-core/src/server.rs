@@ -13,7 +13,7 @@
 //! requests close the offending connection and nothing else.
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -25,6 +25,7 @@ use crate::codec::BufferType;
 use crate::datastore::{JobRecord, ModexStore, blob_of};
 use crate::events::{Event, Registry};
 use crate::host::{Host, Upcall};
+use crate::net::{self, Listener, Stream};
 use crate::progress::{
     ConnHandler, ConnId, Frame, Framing, Message, Progress, Reactor, SharedBytes, TimerId,
 };
@@ -53,6 +54,9 @@ pub struct ServerConfig {
     pub port: u16,
     /// Check the claimed uid of each connection against the socket's owner.
     pub check_peer_uid: bool,
+    /// Offer our own clients and tools a Unix socket beside TCP (`crate::net`; off with
+    /// `PMIX_RS_UNIX=0` in the environment).
+    pub unix_socket: bool,
     /// Rendezvous files for tools (`PMIX_SERVER_TOOL_SUPPORT`, `_SESSION_SUPPORT`,
     /// `_SYSTEM_SUPPORT`) and the file named by `PMIX_LAUNCHER_RENDEZVOUS_FILE`.
     pub tool_support: bool,
@@ -74,6 +78,7 @@ impl Default for ServerConfig {
             hostname: local_hostname(),
             port: 0,
             check_peer_uid: true,
+            unix_socket: crate::net::unix_enabled(),
             tool_support: false,
             session_support: false,
             system_support: false,
@@ -438,17 +443,20 @@ macro_rules! trace {
 
 /// Starts a server: binds the listener, starts the progress thread.
 pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
-    let listener = TcpListener::bind(("127.0.0.1", cfg.port)).map_err(|_| Error::Unreach)?;
-    // std listens with a backlog of 128: a burst of clients starting together (a job of
-    // hundreds of ranks on one node) overflowed it, and each refused connection waited for
-    // the client's SYN retransmission (1 s, then 3 s...). Listening again on a listening
-    // socket only changes its backlog; the kernel caps it at net.core.somaxconn.
-    let _ = rustix::net::listen(&listener, 4096);
-    let addr = listener.local_addr().map_err(|_| Error::Unreach)?;
+    let listener = Listener::tcp(cfg.port).map_err(|_| Error::Unreach)?;
+    let addr = listener.tcp_addr().ok_or(Error::Unreach)?;
+    // Our own clients and tools may come through a Unix socket instead (announced by
+    // `setup_fork` and the rendezvous files, where reference peers do not look). Without
+    // one, everybody uses TCP.
+    let unix = cfg
+        .unix_socket
+        .then(crate::net::fresh_unix_name)
+        .and_then(|name| Some((Listener::unix(&name).ok()?, name)));
     let uri = ServerUri {
         nspace: cfg.id.nspace.clone(),
         rank: cfg.id.rank,
         addr,
+        unix: unix.as_ref().map(|(_, name)| name.clone()),
     };
     let progress = Progress::start_polling(
         "pmix-server",
@@ -469,14 +477,20 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
     shared
         .progress
         .call(Some(Duration::from_secs(30)), move |r, done| {
-            let res = r.add_listener(
-                listener,
-                Box::new(move |r, stream| {
-                    if let Some(s) = weak.upgrade() {
-                        s.accept(r, stream);
-                    }
-                }),
-            );
+            let res = [Some(listener), unix.map(|(l, _)| l)]
+                .into_iter()
+                .flatten()
+                .try_for_each(|l| {
+                    let weak = weak.clone();
+                    r.add_listener(
+                        l,
+                        Box::new(move |r, stream| {
+                            if let Some(s) = weak.upgrade() {
+                                s.accept(r, stream);
+                            }
+                        }),
+                    )
+                });
             done.complete(res);
         })??;
     shared.write_rendezvous()?;
@@ -590,6 +604,9 @@ impl Shared {
         ];
         for v in crate::wire::uri::URI_VARS {
             env.push((v.into(), uri.clone()));
+        }
+        if let Some(unix) = &self.uri.unix {
+            env.push((crate::net::UNIX_ENV.into(), unix.clone()));
         }
         env.extend([
             ("PMIX_SECURITY_MODE".into(), "native".into()),
@@ -764,6 +781,7 @@ impl Shared {
             std::process::id(),
             uid,
             gid,
+            self.uri.unix.as_deref(),
         );
         for f in files {
             crate::rendezvous::write(&f, &text)?;
@@ -777,12 +795,12 @@ impl Shared {
     /// A new connection: its handshake is read on the progress thread, like every other
     /// message (a thread per connection made a burst of connections a burst of threads).
     /// A peer that has not completed its handshake within `HANDSHAKE_WAIT` is dropped.
-    fn accept(self: &Arc<Self>, r: &mut Reactor, stream: TcpStream) {
-        let addrs = stream.local_addr().ok().zip(stream.peer_addr().ok());
+    fn accept(self: &Arc<Self>, r: &mut Reactor, stream: Stream) {
+        let peer = stream.peer();
         let phase = Arc::new(AtomicU8::new(HELLO));
         let handler = Box::new(HelloConn {
             server: self.clone(),
-            addrs,
+            peer,
             phase: phase.clone(),
         });
         let Ok(id) = r.add_connection(stream, Box::new(HelloFraming), handler) else {
@@ -811,7 +829,7 @@ impl Shared {
         r: &mut Reactor,
         id: ConnId,
         body: &[u8],
-        addrs: Option<(SocketAddr, SocketAddr)>,
+        peer: net::Peer,
         phase: &Arc<AtomicU8>,
     ) {
         let Ok(hello) = Hello::parse(body) else {
@@ -834,11 +852,11 @@ impl Shared {
         } else {
             return Self::refuse(r, id, None);
         };
-        if self.cfg.check_peer_uid && hello.psec.as_bytes() == b"native" {
-            let real = addrs.and_then(|(l, p)| crate::wire::tcp_peer_uid(l, p));
-            if real.is_some_and(|real| real != uid) {
-                return Self::refuse(r, id, Some(PMIX_ERR_INVALID_CRED));
-            }
+        if self.cfg.check_peer_uid
+            && hello.psec.as_bytes() == b"native"
+            && peer.uid().is_some_and(|real| real != uid)
+        {
+            return Self::refuse(r, id, Some(PMIX_ERR_INVALID_CRED));
         }
         if hello.kind.is_tool() {
             return self.tool_handshake(r, id, hello, phase);
@@ -2489,8 +2507,8 @@ impl Framing for HelloFraming {
 /// A connection whose handshake is not done: its one message is the hello.
 struct HelloConn {
     server: Arc<Shared>,
-    /// (ours, the peer's), to look up the socket's owner.
-    addrs: Option<(SocketAddr, SocketAddr)>,
+    /// Who connected, to look up the socket's owner.
+    peer: net::Peer,
     phase: Arc<AtomicU8>,
 }
 
@@ -2502,7 +2520,7 @@ impl ConnHandler for HelloConn {
             return Shared::refuse(r, id, None);
         }
         self.server
-            .handshake(r, id, msg.payload, self.addrs, &self.phase);
+            .handshake(r, id, msg.payload, self.peer, &self.phase);
     }
     fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {
         self.phase.store(DONE, Ordering::SeqCst);

@@ -3,7 +3,6 @@
 //! handshake (1.3, 1.6). Once connected a tool is a [`Client`] like any other.
 
 use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -11,6 +10,7 @@ use pmix_sys::*;
 
 use crate::client::{Client, ClientEnv};
 use crate::codec::BufferType;
+use crate::net::Stream;
 use crate::rendezvous;
 use crate::values::{Info, PStr, Proc, Value};
 use crate::wire::{Hello, PeerKind, ServerUri, ToolReply};
@@ -70,7 +70,7 @@ fn from_file(path: &Path) -> Result<ServerUri> {
     }
     // A file's URI splits at the last '.' (the reference's file reader does; only a URI
     // given directly splits at the first).
-    ServerUri::parse(&r.uri)
+    r.server_uri()
 }
 
 /// Where to connect, following the standard's order. `Ok(None)`: no server named and none
@@ -123,7 +123,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
         }
         let found = search(&sysdir, &name);
         let (_, r) = found.into_iter().next().ok_or(Error::NotFound)?;
-        return Ok(Some((ServerUri::parse(&r.uri)?, kind)));
+        return Ok(Some((r.server_uri()?, kind)));
     }
     // 6. Started by a server: its URI and our identity are in the environment.
     if let Some(env) = ClientEnv::from_env(|k| std::env::var(k).ok())? {
@@ -136,12 +136,12 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     }
     // 7. Any server of this host that advertises itself to tools.
     let found = search(&sysdir, &format!("pmix.{host}.tool"));
-    let mut uris: Vec<String> = found.into_iter().map(|(_, r)| r.uri).collect();
-    uris.sort();
-    uris.dedup();
-    match uris.len() {
+    let mut found: Vec<rendezvous::Rendezvous> = found.into_iter().map(|(_, r)| r).collect();
+    found.sort_by(|a, b| a.uri.cmp(&b.uri));
+    found.dedup_by(|a, b| a.uri == b.uri);
+    match found.len() {
         0 => Ok(None),
-        1 => Ok(Some((ServerUri::parse(&uris[0])?, kind))),
+        1 => Ok(Some((found[0].server_uri()?, kind))),
         // Several servers: the caller must say which (the reference fails the same way).
         _ => Err(Error::Status(PMIX_ERR_UNREACH)),
     }
@@ -155,8 +155,7 @@ pub fn connect(
     blob: Vec<Info>,
 ) -> Result<Client> {
     let mode = BufferType::from_env();
-    let mut s =
-        TcpStream::connect_timeout(&uri.addr, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
+    let mut s = Stream::connect(uri, HANDSHAKE_WAIT).map_err(|_| Error::Unreach)?;
     s.set_read_timeout(Some(HANDSHAKE_WAIT)).ok();
     let hello = Hello::ours(kind, id.clone(), mode, blob);
     s.write_all(&hello.encode()).map_err(|_| Error::Unreach)?;
@@ -308,13 +307,21 @@ mod tests {
                 std::process::id(),
                 0,
                 0,
+                None,
             ),
         )
         .unwrap();
         // A pid that cannot exist (above pid_max).
         rendezvous::write(
             &dead,
-            &rendezvous::render("old.0;tcp4://127.0.0.1:8", "4.2.2", 4_000_000_000, 0, 0),
+            &rendezvous::render(
+                "old.0;tcp4://127.0.0.1:8",
+                "4.2.2",
+                4_000_000_000,
+                0,
+                0,
+                None,
+            ),
         )
         .unwrap();
         let found = search(&dir, "pmix.h.tool");

@@ -27,7 +27,7 @@ fn a_write_to_a_closed_unix_peer_fails_without_a_signal() {
     for _ in 0..2 {
         let (ours, theirs) = std::os::unix::net::UnixStream::pair().expect("pair");
         drop(theirs);
-        let stream = std::net::TcpStream::from(std::os::fd::OwnedFd::from(ours));
+        let stream = pmix_core::net::Stream::Unix(ours);
         let (tx, rx) = mpsc::channel();
         progress
             .call(Some(Duration::from_secs(30)), move |r, done| {
@@ -47,4 +47,17 @@ fn a_write_to_a_closed_unix_peer_fails_without_a_signal() {
         // Still alive: the write failed and the connection was closed.
         rx.recv_timeout(Duration::from_secs(30)).expect("on_closed");
     }
+}
+
+#[test]
+fn a_direct_write_to_a_gone_unix_server_fails_without_a_signal() {
+    use std::io::Write as _;
+    // SAFETY: as above.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    let name = pmix_core::net::fresh_unix_name();
+    let l = pmix_core::net::Listener::unix(&name).expect("listen");
+    let c = pmix_core::net::Stream::connect_unix(&name).expect("connect");
+    drop(l.accept().expect("accept"));
+    let err = (0..100).find_map(|_| (&c).write(&[0u8; 4096]).err());
+    assert_eq!(err.map(|e| e.kind()), Some(std::io::ErrorKind::BrokenPipe));
 }

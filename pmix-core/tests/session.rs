@@ -33,10 +33,17 @@ impl Drop for TestServer {
 
 /// A server with job "ns" of `n` local ranks, and the environment of each rank.
 fn job(n: u32) -> (TestServer, Vec<ClientEnv>) {
-    let cfg = ServerConfig {
-        id: Proc::new("test-server", 0),
-        ..ServerConfig::default()
-    };
+    job_with(
+        n,
+        ServerConfig {
+            id: Proc::new("test-server", 0),
+            ..ServerConfig::default()
+        },
+    )
+}
+
+/// [`job`] on a server configured as `cfg`.
+fn job_with(n: u32, cfg: ServerConfig) -> (TestServer, Vec<ClientEnv>) {
     let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
     let ns = PStr::from("ns");
     let info = vec![
@@ -105,6 +112,63 @@ fn fence_and_get_between_two_clients() {
     for c in &clients {
         c.finalize().unwrap();
     }
+}
+
+/// Our clients reach our server through the Unix socket it names in `setup_fork`; one that
+/// cannot (a name nobody listens on, or none named) uses TCP, and clients of both kinds
+/// exchange data in one fence. A server configured without the socket names none.
+#[test]
+fn clients_take_the_unix_socket_when_offered_and_tcp_otherwise() {
+    let (_s, mut envs) = job(3);
+    assert!(
+        envs.iter().all(|e| e.uri.unix.is_some()),
+        "setup_fork names the socket"
+    );
+    envs[1].uri.unix = Some(pmix_core::net::fresh_unix_name());
+    envs[2].uri.unix = None;
+    let clients: Vec<Arc<Client>> = envs
+        .into_iter()
+        .map(|e| Arc::new(Client::connect(Some(e)).expect("connect")))
+        .collect();
+    let via: Vec<bool> = clients.iter().map(|c| c.via_unix_socket()).collect();
+    assert_eq!(via, [true, false, false]);
+    let collect = [Info::new(key(PMIX_COLLECT_DATA), Value::Bool(true))];
+    let threads: Vec<_> = clients
+        .iter()
+        .cloned()
+        .map(|c| {
+            let collect = collect.clone();
+            std::thread::spawn(move || {
+                let r = c.me.rank;
+                c.put(PMIX_GLOBAL, "k".into(), Value::Uint32(100 + r))
+                    .unwrap();
+                c.commit().unwrap();
+                c.fence(&[], &collect).unwrap();
+                (0..3)
+                    .map(|p| c.get(&Proc::new("ns", p), b"k", &[]).unwrap())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let want: Vec<Value> = (0..3).map(|r| Value::Uint32(100 + r)).collect();
+    for t in threads {
+        assert_eq!(t.join().unwrap(), want);
+    }
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+    let (_s, envs) = job_with(
+        1,
+        ServerConfig {
+            id: Proc::new("test-server-tcp", 0),
+            unix_socket: false,
+            ..ServerConfig::default()
+        },
+    );
+    assert_eq!(envs[0].uri.unix, None);
+    let c = Client::connect(envs.into_iter().next()).expect("connect");
+    assert!(!c.via_unix_socket());
+    c.finalize().unwrap();
 }
 
 /// Direct modex over several rounds: the server sends a connection only what a peer
@@ -308,11 +372,13 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
     let mut partial = std::net::TcpStream::connect(env.uri.addr).expect("connect");
     partial.write_all(&[0xff; 10]).expect("write");
     let _silent = std::net::TcpStream::connect(env.uri.addr).expect("connect");
-    // A tool whose identity the host gives later, from another thread.
+    // A tool whose identity the host gives later, from another thread (through the Unix
+    // socket the server names: the partial peers above hold TCP connections).
     let uri = s.uri.clone();
+    assert!(uri.unix.is_some());
     let tool = std::thread::spawn(move || {
         pmix_core::tool::connect(&uri, pmix_core::wire::PeerKind::ToolNeedsId, None, vec![])
-            .map(|c| c.me.clone())
+            .map(|c| (c.me.clone(), c.via_unix_socket()))
     });
     // Meanwhile a client completes its handshake and gets its job data.
     let c = Client::connect(Some(env)).expect("client connects while the others wait");
@@ -326,7 +392,10 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
     assert_eq!(size.as_u64(), Some(1));
     // The host answers; the tool gets the identity it was given.
     go_tx.send(()).expect("go");
-    assert_eq!(tool.join().unwrap().expect("tool"), Proc::new("tools", 0));
+    assert_eq!(
+        tool.join().unwrap().expect("tool"),
+        (Proc::new("tools", 0), true)
+    );
     // The partial handshake is still unanswered (the server only drops it at its deadline).
     partial.set_nonblocking(true).expect("non-blocking");
     let mut b = [0u8; 4];

@@ -712,7 +712,8 @@ fn a_dead_pid_or_a_stale_file_is_named() {
     );
     // A rendezvous file whose server is dead: named as stale, and left alone.
     let file = tmp.join(format!("pmix.{}.tool.{dead}", host()));
-    let text = pmix_core::rendezvous::render("gone.0;tcp4://127.0.0.1:1", "4.2.2", dead, 0, 0);
+    let text =
+        pmix_core::rendezvous::render("gone.0;tcp4://127.0.0.1:1", "4.2.2", dead, 0, 0, None);
     std::fs::write(&file, &text).unwrap();
     let r = tool("pps", &tmp, &["--uri", &format!("file:{}", file.display())]);
     assert_eq!(r.code(), Some(1), "{}", r.explain());
@@ -807,6 +808,7 @@ fn a_killed_pmixruns_files_go_at_the_next_start() {
         std::process::id(),
         0,
         0,
+        None,
     );
     std::fs::write(&live, &live_text).unwrap();
     let junk = tmp.join(format!("pmix.{h}.tool"));

@@ -215,7 +215,7 @@ fn listener_hands_over_blocking_streams() {
     p.post(move |r| {
         r.add_listener(
             l,
-            Box::new(move |_, mut s: std::net::TcpStream| {
+            Box::new(move |_, mut s: crate::net::Stream| {
                 let mut b = [0u8; 2];
                 s.read_exact(&mut b).unwrap();
                 tx.send(b).unwrap();

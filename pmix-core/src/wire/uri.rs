@@ -11,6 +11,9 @@ pub struct ServerUri {
     pub nspace: PStr,
     pub rank: u32,
     pub addr: SocketAddr,
+    /// The abstract name of the Unix socket our server offers beside `addr` (never part of
+    /// the URI text: reference peers do not know of it; see `crate::net`).
+    pub unix: Option<String>,
 }
 
 impl ServerUri {
@@ -46,7 +49,14 @@ impl ServerUri {
             nspace: PStr::from(nspace),
             rank,
             addr,
+            unix: None,
         })
+    }
+
+    /// The same server, reachable through the Unix socket `unix` too (when it names one).
+    pub fn with_unix(mut self, unix: Option<String>) -> ServerUri {
+        self.unix = unix.filter(|u| !u.is_empty());
+        self
     }
 
     /// The URI text.
