@@ -90,6 +90,18 @@ fn fence_and_get_between_two_clients() {
         )
         .expect("job size");
     assert_eq!(size.as_u64(), Some(2));
+    let want = vec![Value::Uint32(100), Value::Uint32(101)];
+    assert_eq!(exchange(&clients), [want.clone(), want]);
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+}
+
+/// Each client (one thread each) puts "k" = 100 + its rank, commits, and joins one
+/// collecting fence; then every client gets "k" of every rank. Returns, per client, the
+/// values by rank.
+fn exchange(clients: &[Arc<Client>]) -> Vec<Vec<Value>> {
+    let n = clients.len() as u32;
     let collect = [Info::new(key(PMIX_COLLECT_DATA), Value::Bool(true))];
     let threads: Vec<_> = clients
         .iter()
@@ -102,16 +114,13 @@ fn fence_and_get_between_two_clients() {
                     .unwrap();
                 c.commit().unwrap();
                 c.fence(&[], &collect).unwrap();
-                let peer = Proc::new("ns", 1 - r);
-                c.get(&peer, b"k", &[]).unwrap()
+                (0..n)
+                    .map(|p| c.get(&Proc::new("ns", p), b"k", &[]).unwrap())
+                    .collect::<Vec<_>>()
             })
         })
         .collect();
-    let got: Vec<Value> = threads.into_iter().map(|t| t.join().unwrap()).collect();
-    assert_eq!(got, vec![Value::Uint32(101), Value::Uint32(100)]);
-    for c in &clients {
-        c.finalize().unwrap();
-    }
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
 }
 
 /// Our clients reach our server through the Unix socket it names in `setup_fork`; one that
@@ -132,27 +141,9 @@ fn clients_take_the_unix_socket_when_offered_and_tcp_otherwise() {
         .collect();
     let via: Vec<bool> = clients.iter().map(|c| c.via_unix_socket()).collect();
     assert_eq!(via, [true, false, false]);
-    let collect = [Info::new(key(PMIX_COLLECT_DATA), Value::Bool(true))];
-    let threads: Vec<_> = clients
-        .iter()
-        .cloned()
-        .map(|c| {
-            let collect = collect.clone();
-            std::thread::spawn(move || {
-                let r = c.me.rank;
-                c.put(PMIX_GLOBAL, "k".into(), Value::Uint32(100 + r))
-                    .unwrap();
-                c.commit().unwrap();
-                c.fence(&[], &collect).unwrap();
-                (0..3)
-                    .map(|p| c.get(&Proc::new("ns", p), b"k", &[]).unwrap())
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
     let want: Vec<Value> = (0..3).map(|r| Value::Uint32(100 + r)).collect();
-    for t in threads {
-        assert_eq!(t.join().unwrap(), want);
+    for got in exchange(&clients) {
+        assert_eq!(got, want);
     }
     for c in &clients {
         c.finalize().unwrap();
