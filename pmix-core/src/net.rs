@@ -9,7 +9,7 @@
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::linux::net::SocketAddrExt as _;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::time::Duration;
@@ -37,12 +37,6 @@ pub enum Stream {
 impl From<TcpStream> for Stream {
     fn from(s: TcpStream) -> Stream {
         Stream::Tcp(s)
-    }
-}
-
-impl From<UnixStream> for Stream {
-    fn from(s: UnixStream) -> Stream {
-        Stream::Unix(s)
     }
 }
 
@@ -170,15 +164,6 @@ impl AsFd for Stream {
 impl AsRawFd for Stream {
     fn as_raw_fd(&self) -> RawFd {
         self.as_fd().as_raw_fd()
-    }
-}
-
-impl From<Stream> for OwnedFd {
-    fn from(s: Stream) -> OwnedFd {
-        match s {
-            Stream::Tcp(s) => s.into(),
-            Stream::Unix(s) => s.into(),
-        }
     }
 }
 

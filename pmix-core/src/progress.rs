@@ -795,7 +795,7 @@ impl Reactor {
 
 /// A gathering write that never raises SIGPIPE (`sendmsg` with `MSG_NOSIGNAL`; `writev`
 /// would kill a process that does not ignore the signal when the peer has gone, and the
-/// library installs no handler). std's `write` on a stream already sends that way.
+/// library installs no handler). `net::Stream`'s `write` sends that way too.
 fn send_vectored(fd: impl std::os::fd::AsFd, iov: &[io::IoSlice<'_>]) -> io::Result<usize> {
     let mut control = rustix::net::SendAncillaryBuffer::default();
     Ok(rustix::net::sendmsg(
