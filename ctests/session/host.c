@@ -1564,6 +1564,58 @@ static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t
     return PMIX_SUCCESS;
 }
 
+/* -- fabric ------------------------------------------------------------------------------------ */
+
+/* One made-up fabric. A request for information answers its vendor, identifier and index, and
+ * echoes the PMIX_FABRIC_PLANE directive it was given; an update (PMIX_FABRIC_INDEX names the
+ * fabric) answers the index and a device count that tells the two answers apart. */
+static pmix_status_t fabric_fn(const pmix_proc_t *requestor, pmix_fabric_operation_t op,
+                               const pmix_info_t directives[], size_t ndirs,
+                               pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_info_t *out;
+    size_t n, k = 0, index = 7, ndev;
+    const char *plane = NULL;
+    bool has_index = false;
+    for (n = 0; n < ndirs; n++) {
+        if (PMIX_CHECK_KEY(&directives[n], PMIX_FABRIC_PLANE)
+            && directives[n].value.type == PMIX_STRING) {
+            plane = directives[n].value.data.string;
+        } else if (PMIX_CHECK_KEY(&directives[n], PMIX_FABRIC_INDEX)
+                   && directives[n].value.type == PMIX_SIZE) {
+            index = directives[n].value.data.size;
+            has_index = true;
+        }
+    }
+    trace("fabric %s by %s:%u, %zu directives%s%s",
+          op == PMIX_FABRIC_REQUEST_INFO ? "request" : "update", requestor->nspace,
+          requestor->rank, ndirs, ndirs > 0 ? ", the first " : "",
+          ndirs > 0 ? directives[0].key : "");
+    if (op == PMIX_FABRIC_UPDATE_INFO && !has_index) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (op == PMIX_FABRIC_UPDATE_INFO && index != 7) {
+        answer_info(cbfunc, cbdata, PMIX_ERR_NOT_FOUND, NULL, 0);
+        return PMIX_SUCCESS;
+    }
+    /* room for all five; the release frees the array whatever the count it is given */
+    PMIX_INFO_CREATE(out, 5);
+    if (op == PMIX_FABRIC_REQUEST_INFO) {
+        info_load(&out[k++], PMIX_FABRIC_VENDOR, "ctest-vendor", PMIX_STRING);
+        info_load(&out[k++], PMIX_FABRIC_IDENTIFIER, "ctest-fabric", PMIX_STRING);
+        ndev = 16;
+    } else {
+        ndev = 32;
+    }
+    info_load(&out[k++], PMIX_FABRIC_INDEX, &index, PMIX_SIZE);
+    info_load(&out[k++], PMIX_FABRIC_NUM_DEVICES, &ndev, PMIX_SIZE);
+    if (plane != NULL) {
+        info_load(&out[k++], PMIX_FABRIC_PLANE, plane, PMIX_STRING);
+    }
+    answer_info(cbfunc, cbdata, PMIX_SUCCESS, out, k);
+    return PMIX_SUCCESS;
+}
+
 static pmix_server_module_t module = {
     .client_connected = client_connected,
     .client_finalized = client_finalized,
@@ -1584,6 +1636,7 @@ static pmix_server_module_t module = {
     .log = log_fn,
     .job_control = job_control,
     .group = group_fn,
+    .fabric = fabric_fn,
 };
 
 /* ---------------------------------------------------------------------------------------------

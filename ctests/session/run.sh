@@ -34,8 +34,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${VALGRIND:=0}"
 : "${RUN_REF_SKIP:=0}"
 
-SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group abort abort_in_fence)
-REF_SKIP=(abort_in_fence)
+SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane abort
+           abort_in_fence)
+REF_SKIP=(fabric_plane abort_in_fence)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1718,15 +1718,23 @@ impl Shared {
                 };
                 Self::reply_status(r, id, tag, mode, status);
             }
-            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE | cmd::COMPUTE_DEVICE_DISTANCES => {
-                if c == cmd::FABRIC_REGISTER && self.host.provides(Upcall::Fabric) {
-                    let dirs = u.infos()?;
-                    let done =
-                        self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
-                    self.host.fabric(me, PMIX_FABRIC_REQUEST_INFO, &dirs, done);
+            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE if self.host.provides(Upcall::Fabric) => {
+                // A registration carries the requester's directives; an update the index of
+                // the fabric, which the host gets as PMIX_FABRIC_INDEX (as from the reference).
+                let (op, dirs) = if c == cmd::FABRIC_REGISTER {
+                    (PMIX_FABRIC_REQUEST_INFO, u.infos()?)
                 } else {
-                    Self::reply_infos(r, id, tag, mode, Err(Error::NotSupported));
-                }
+                    let index =
+                        Info::new(PMIX_FABRIC_INDEX.to_bytes(), Value::Size(u.size()? as u64));
+                    (PMIX_FABRIC_UPDATE_INFO, vec![index])
+                };
+                let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+                self.host.fabric(me, op, &dirs, done);
+            }
+            // Device distances: clients of both libraries compute them themselves, and the
+            // reference's asks its server only when it has no topology of its own.
+            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE | cmd::COMPUTE_DEVICE_DISTANCES => {
+                Self::reply_infos(r, id, tag, mode, Err(Error::NotSupported));
             }
             _ => return Err(Error::NotSupported),
         }
