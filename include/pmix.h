@@ -692,13 +692,15 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status,
                                 void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Fabric_register`.
+ See PMIx Standard v5, `PMIx_Fabric_register`: asks the server (and through it the host's
+ `fabric` upcall) about the fabric `directives` name, and stores the answer in
+ `fabric->info` / `fabric->ninfo`. The index stays the caller's to set, as with the
+ reference. `PMIX_ERR_NOT_SUPPORTED` when the host has no fabric upcall.
 
- NOT IMPLEMENTED: fabric information needs a fabric plugin in the host;
- returns `PMIX_ERR_NOT_SUPPORTED`, as the reference does without one.
+ Ownership: `fabric->info` is libc-allocated; `PMIx_Fabric_deregister` releases it.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `fabric` valid (constructed); `(directives, ndirs)` valid.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
@@ -706,12 +708,12 @@ pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
                                    size_t ndirs);
 
 /*
- See PMIx Standard v5, `PMIx_Fabric_register_nb`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Fabric_register_nb`: as `PMIx_Fabric_register`, completed
+ through `cbfunc` (on the progress thread) with the answer's own status. (The reference
+ 4.2.2 passes `PMIX_SUCCESS` to `cbfunc` whatever the server answered.)
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Fabric_register`, with `fabric` left alone until `cbfunc` runs.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
@@ -721,22 +723,21 @@ pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
                                       void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Fabric_update`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Fabric_update`: asks again about the fabric of
+ `fabric->index` (the host gets it as `PMIX_FABRIC_INDEX`) and replaces `fabric->info`
+ with the answer. On an error the object is left as it was.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ `fabric` valid, its `info` this library's or NULL.
  */
 PMIX_EXPORT pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric);
 
 /*
- See PMIx Standard v5, `PMIx_Fabric_update_nb`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Fabric_update_nb`: as `PMIx_Fabric_update`, completed
+ through `cbfunc` with the answer's own status.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Fabric_update`, with `fabric` left alone until `cbfunc` runs.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
@@ -744,22 +745,20 @@ pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
                                     void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Fabric_deregister`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Fabric_deregister`: releases the information a registration
+ stored in `fabric`. Nothing is sent: the server keeps no registration.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Fabric_update`.
  */
 PMIX_EXPORT pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric);
 
 /*
- See PMIx Standard v5, `PMIx_Fabric_deregister_nb`.
-
- NOT IMPLEMENTED: returns `PMIX_ERR_NOT_SUPPORTED`.
+ See PMIx Standard v5, `PMIx_Fabric_deregister_nb`: as `PMIx_Fabric_deregister`, done at
+ once: returns `PMIX_OPERATION_SUCCEEDED` and does not call `cbfunc`, as the reference.
 
  # Safety
- Pointer arguments are NULL or valid for the call.
+ As for `PMIx_Fabric_update`.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
