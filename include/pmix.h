@@ -768,12 +768,14 @@ pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
 /*
  See PMIx Standard v5, `PMIx_Compute_distances`: the distance from the CPUs of `cpuset`
  to each network, OpenFabrics, GPU and coprocessor device of this machine (or those of
- `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure.
+ `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure. A NULL `topo` means
+ this machine's, a NULL `cpuset` this process's binding, as with the reference. A process
+ that cannot load a topology asks its server, as the reference's client does.
 
  Ownership: `*distances` is libc-allocated; release with `PMIX_DEVICE_DIST_FREE`.
 
  # Safety
- `topo`, `cpuset` valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
+ `topo`, `cpuset` NULL or valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
  */
 PMIX_EXPORT
 pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,

@@ -1731,14 +1731,72 @@ impl Shared {
                 let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
                 self.host.fabric(me, op, &dirs, done);
             }
-            // Device distances: clients of both libraries compute them themselves, and the
-            // reference's asks its server only when it has no topology of its own.
-            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE | cmd::COMPUTE_DEVICE_DISTANCES => {
+            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE => {
                 Self::reply_infos(r, id, tag, mode, Err(Error::NotSupported));
+            }
+            cmd::COMPUTE_DEVICE_DISTANCES => {
+                let topo = u.one(PMIX_TOPO)?;
+                let cpuset = u.one(PMIX_PROC_CPUSET)?;
+                let dirs = u.infos()?;
+                let mut p = Pack::new(mode);
+                match self.device_distances(me, &topo, &cpuset, &dirs) {
+                    Ok(d) => {
+                        p.status(PMIX_SUCCESS).size(d.len()).many(
+                            PMIX_DEVICE_DIST,
+                            d.into_iter()
+                                .map(|x| Value::DeviceDist(Box::new(x)))
+                                .collect(),
+                        );
+                    }
+                    Err(e) => {
+                        p.status(e.status());
+                    }
+                }
+                Self::reply(r, id, tag, p.into_bytes());
             }
             _ => return Err(Error::NotSupported),
         }
         Ok(())
+    }
+
+    /// The answer to a client's COMPUTE_DEVICE_DISTANCES (sent by a client that cannot load
+    /// a topology itself): in the topology the request carries, or this machine's, from the
+    /// CPUs of its cpuset, or else those of the binding the host registered for the
+    /// requester (`PMIX_CPUSET`), or else the whole machine (an unbound process).
+    fn device_distances(
+        &self,
+        me: &Proc,
+        topo: &Value,
+        cpuset: &Value,
+        dirs: &[Info],
+    ) -> Result<Vec<crate::values::DeviceDistance>> {
+        use crate::topology::{self, LocalTopology};
+        use crate::values::TopologyData;
+        let Value::ProcCpuset(cs) = cpuset else {
+            return Err(Error::BadParam);
+        };
+        let mut cs = (**cs).clone();
+        if cs.bitmap.is_none() {
+            let registered = self
+                .state
+                .lock()
+                .jobs
+                .get(&me.nspace)
+                .and_then(|j| j.get(me.rank, PMIX_CPUSET.to_bytes()));
+            if let Some(Value::String(Some(s))) = registered {
+                cs = topology::parse_cpuset_string(s.as_bytes())?;
+            }
+        }
+        let (types, ids) = topology::distance_selection(dirs);
+        let host = local_hostname().to_string();
+        if let Value::Topo(t) = topo
+            && let TopologyData::Xml(xml) = &t.data
+        {
+            let xml = std::str::from_utf8(xml).map_err(|_| Error::BadParam)?;
+            LocalTopology::from_xml(xml)?.device_distances(&cs, types, &ids, &host)
+        } else {
+            topology::local()?.device_distances(&cs, types, &ids, &host)
+        }
     }
 
     /// The requester's info plus `PMIX_USERID`, as the reference hands publish, lookup and

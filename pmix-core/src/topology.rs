@@ -341,8 +341,11 @@ impl LocalTopology {
     pub fn load() -> Result<LocalTopology> {
         match std::env::var_os(TOPO_FILE_ENV) {
             Some(path) if !path.is_empty() => {
+                // Read here rather than with `from_xml_file`: hwlocality panics on any hwloc
+                // error but EINVAL, and a missing file is ENOENT.
+                let xml = std::fs::read_to_string(&path).map_err(hwloc_err)?;
                 let topo = HwTopology::builder()
-                    .from_xml_file(&path)
+                    .from_xml(&xml)
                     .map_err(hwloc_err)?
                     .with_flags(BuildFlags::ASSUME_THIS_SYSTEM)
                     .map_err(hwloc_err)?
@@ -650,6 +653,31 @@ impl LocalTopology {
         }
         out
     }
+}
+
+/// What a distance request's directives select: the device types of `PMIX_DEVICE_TYPE`
+/// (OR'ed together; 0 means the default set) and the ids of `PMIX_DEVICE_ID`.
+pub fn distance_selection(directives: &[crate::values::Info]) -> (pmix_device_type_t, Vec<PStr>) {
+    let mut types = 0;
+    let mut ids = Vec::new();
+    for x in directives {
+        if x.is(PMIX_DEVICE_TYPE) {
+            types |= x.value.as_u64().unwrap_or(0);
+        } else if x.is(PMIX_DEVICE_ID)
+            && let Some(id) = x.value.as_str()
+        {
+            ids.push(id.clone());
+        }
+    }
+    (types, ids)
+}
+
+/// The hwloc cpuset of the calling process's binding (`PMIx_Get_cpuset` of the process).
+pub fn own_cpuset() -> Result<Cpuset> {
+    Ok(Cpuset {
+        source: Some(PStr::from("hwloc")),
+        bitmap: Some(local()?.cpu_binding(BindEnvelope::Process)?),
+    })
 }
 
 /// The process's topology, loaded on first use and kept for the life of the process.

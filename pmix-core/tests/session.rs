@@ -1203,3 +1203,53 @@ fn local_peers_committed_data_is_read_from_the_modex_segment() {
     assert!(!segdir.exists());
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// A client that cannot load a topology asks the server for its device distances
+/// (COMPUTE_DEVICE_DISTANCES): the server answers with its own topology's, the same as the
+/// client would compute here, for the whole machine, for a given cpuset and device type,
+/// and an error for a device that does not exist.
+#[test]
+fn the_server_computes_device_distances_for_a_client() {
+    use pmix_core::topology;
+    use pmix_core::values::{Cpuset, DeviceDistance};
+    let (_s, envs) = job(1);
+    let c = Client::connect(Some(envs.into_iter().next().unwrap())).expect("connect");
+    let ask = |cpuset: Option<&Cpuset>, dirs: &[Info]| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        c.compute_distances_nb(
+            cpuset,
+            dirs,
+            Box::new(move |r| {
+                let _ = tx.send(r);
+            }),
+        )
+        .expect("sent");
+        rx.recv_timeout(Duration::from_secs(20)).expect("answered")
+    };
+    let host = server::local_hostname().to_string();
+    let here = |cs: &Cpuset, types, ids: &[PStr]| -> pmix_core::Result<Vec<DeviceDistance>> {
+        topology::local()?.device_distances(cs, types, ids, &host)
+    };
+    let machine = Cpuset {
+        source: Some(PStr::from("hwloc")),
+        bitmap: None,
+    };
+    assert_eq!(ask(None, &[]), here(&machine, 0, &[]));
+    let own = topology::own_cpuset().expect("binding");
+    let network = [Info::new(
+        key(PMIX_DEVICE_TYPE),
+        Value::DevType(PMIX_DEVTYPE_NETWORK),
+    )];
+    assert_eq!(
+        ask(Some(&own), &network),
+        here(&own, PMIX_DEVTYPE_NETWORK, &[])
+    );
+    let nothing = [Info::new(
+        key(PMIX_DEVICE_ID),
+        Value::String(Some(PStr::from("no-such-device"))),
+    )];
+    let got = ask(None, &nothing);
+    assert!(got.is_err(), "{got:?}");
+    assert_eq!(got, here(&machine, 0, &[PStr::from("no-such-device")]));
+    c.finalize().unwrap();
+}

@@ -930,6 +930,46 @@ fn query_proc_table_and_job_status() {
     }
 }
 
+/// Device distances: each rank computes them itself; a rank that cannot load a topology (its
+/// topology file is missing) gets the same answer from pmixrun's server. (The reference's
+/// client, asked the same, fails to pack its request to the server: BAD-PARAM.)
+#[test]
+fn device_distances_here_or_from_the_server() {
+    for lib in LIBS {
+        let r = pmixrun(lib, "dist", &["-n", "2", &bin("tclient"), "dist"]);
+        assert_eq!(r.code(), Some(0), "{lib:?}: {}", r.explain());
+        assert!(
+            r.stdout().contains("0: distances: SUCCESS"),
+            "{lib:?}: {}",
+            r.explain()
+        );
+    }
+    let here = pmixrun(
+        Lib::Ours,
+        "dist-here",
+        &["-n", "2", &bin("tclient"), "dist"],
+    );
+    let asked = pmixrun(
+        Lib::Ours,
+        "dist-server",
+        &[
+            "-n",
+            "2",
+            "-x",
+            "PMIX_MCA_pmix_hwloc_topo_file=/nonexistent/topology.xml",
+            &bin("tclient"),
+            "dist",
+        ],
+    );
+    assert_eq!(asked.code(), Some(0), "{}", asked.explain());
+    assert_eq!(
+        sorted_lines(&asked.stdout()),
+        sorted_lines(&here.stdout()),
+        "{}",
+        asked.explain()
+    );
+}
+
 #[test]
 fn credentials() {
     for lib in LIBS {

@@ -1806,47 +1806,95 @@ pub unsafe extern "C" fn PMIx_Fabric_deregister_nb(
     })
 }
 
-/// The distances asked for: devices of this machine seen from `cpuset` (the process's own
-/// binding when NULL), computed here with hwloc as the reference does, no server involved.
-///
-/// # Safety
-/// `topo` and `cpuset` NULL or valid; `(info, ninfo)` valid.
-unsafe fn distances(
-    topo: *mut pmix_topology_t,
-    cpuset: *mut pmix_cpuset_t,
-    info: *const pmix_info_t,
-    ninfo: usize,
-) -> Result<Vec<pmix_core::values::DeviceDistance>> {
-    // SAFETY: per the caller's contract.
-    let t = unsafe { ptr::req(topo) }?;
-    if t.source.is_null() {
-        return Err(Error::BadParam);
-    }
-    // SAFETY: checked non-NULL; a C string per the contract.
-    let tsrc = unsafe { core::ffi::CStr::from_ptr(t.source) }.to_bytes();
-    if !pmix_core::topology::is_hwloc_source(tsrc) {
-        return Err(Error::Status(
-            pmix_core::topology::PMIX_ERR_TAKE_NEXT_OPTION,
-        ));
-    }
-    // SAFETY: per the caller's contract.
-    let cs = crate::hwloc::cpuset_from_c(unsafe { ptr::req(cpuset) }?)?;
-    // SAFETY: per the caller's contract.
-    let i = unsafe { infos(info, ninfo) }?;
-    let mut types = 0;
-    let mut ids = Vec::new();
-    for x in &i {
-        if x.is(PMIX_DEVICE_TYPE) {
-            types |= x.value.as_u64().unwrap_or(0);
-        } else if x.is(PMIX_DEVICE_ID)
-            && let Some(id) = x.value.as_str()
-        {
-            ids.push(id.clone());
-        }
-    }
-    let host = pmix_core::server::local_hostname().to_string();
-    pmix_core::topology::local()?.device_distances(&cs, types, &ids, &host)
+/// A distance request as the caller gave it: its cpuset (None: the process's own binding)
+/// and directives. `topo` must be NULL (this machine's) or name hwloc: the distances are
+/// always those of this machine, which is the topology `PMIx_Load_topology` gives.
+struct DistanceRequest {
+    cpuset: Option<pmix_core::values::Cpuset>,
+    directives: Vec<Info>,
 }
+
+impl DistanceRequest {
+    /// # Safety
+    /// `topo` and `cpuset` NULL or valid; `(info, ninfo)` valid.
+    unsafe fn from_c(
+        topo: *const pmix_topology_t,
+        cpuset: *const pmix_cpuset_t,
+        info: *const pmix_info_t,
+        ninfo: usize,
+    ) -> Result<DistanceRequest> {
+        // SAFETY: per this function's contract.
+        if let Some(t) = unsafe { topo.as_ref() } {
+            if t.source.is_null() {
+                return Err(Error::BadParam);
+            }
+            // SAFETY: checked non-NULL; a C string per the contract.
+            let tsrc = unsafe { core::ffi::CStr::from_ptr(t.source) }.to_bytes();
+            if !pmix_core::topology::is_hwloc_source(tsrc) {
+                return Err(Error::Status(
+                    pmix_core::topology::PMIX_ERR_TAKE_NEXT_OPTION,
+                ));
+            }
+        }
+        // SAFETY: per this function's contract.
+        let cpuset = match unsafe { cpuset.as_ref() } {
+            Some(c) => Some(crate::hwloc::cpuset_from_c(c)?),
+            None => None,
+        };
+        Ok(DistanceRequest {
+            cpuset,
+            // SAFETY: per this function's contract.
+            directives: unsafe { infos(info, ninfo) }?,
+        })
+    }
+
+    /// The distances computed here with hwloc, as the reference does.
+    fn compute(&self) -> Result<Vec<pmix_core::values::DeviceDistance>> {
+        use pmix_core::topology;
+        let own;
+        let cs = match &self.cpuset {
+            Some(c) => c,
+            None => {
+                own = topology::own_cpuset()?;
+                &own
+            }
+        };
+        let (types, ids) = topology::distance_selection(&self.directives);
+        let host = pmix_core::server::local_hostname().to_string();
+        topology::local()?.device_distances(cs, types, &ids, &host)
+    }
+
+    /// Computes the distances here; a process that cannot load a topology asks its server
+    /// instead, as the reference's client does. `done` runs once with the answer (at once
+    /// when it is computed here, or when there is no server to ask: then the local error
+    /// stands).
+    fn start(self, done: DistDone) {
+        if pmix_core::topology::local().is_err()
+            && let Ok(c) = lifecycle::client()
+        {
+            let slot = Arc::new(std::sync::Mutex::new(Some(done)));
+            let answer = slot.clone();
+            let asked = c.compute_distances_nb(
+                self.cpuset.as_ref(),
+                &self.directives,
+                Box::new(move |r| {
+                    if let Some(done) = answer.lock().ok().and_then(|mut d| d.take()) {
+                        done(r);
+                    }
+                }),
+            );
+            if asked.is_err()
+                && let Some(done) = slot.lock().ok().and_then(|mut d| d.take())
+            {
+                done(self.compute());
+            }
+            return;
+        }
+        done(self.compute());
+    }
+}
+
+type DistDone = Box<dyn FnOnce(Result<Vec<pmix_core::values::DeviceDistance>>) + Send>;
 
 fn distances_to_c(d: &[pmix_core::values::DeviceDistance]) -> Result<*mut pmix_device_distance_t> {
     let items: Vec<Value> = d
@@ -1858,12 +1906,14 @@ fn distances_to_c(d: &[pmix_core::values::DeviceDistance]) -> Result<*mut pmix_d
 
 /// See PMIx Standard v5, `PMIx_Compute_distances`: the distance from the CPUs of `cpuset`
 /// to each network, OpenFabrics, GPU and coprocessor device of this machine (or those of
-/// `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure.
+/// `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure. A NULL `topo` means
+/// this machine's, a NULL `cpuset` this process's binding, as with the reference. A process
+/// that cannot load a topology asks its server, as the reference's client does.
 ///
 /// Ownership: `*distances` is libc-allocated; release with `PMIX_DEVICE_DIST_FREE`.
 ///
 /// # Safety
-/// `topo`, `cpuset` valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
+/// `topo`, `cpuset` NULL or valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Compute_distances(
     topo: *mut pmix_topology_t,
@@ -1878,7 +1928,15 @@ pub unsafe extern "C" fn PMIx_Compute_distances(
         // SAFETY: per this function's contract.
         let (out, n) = unsafe { (ptr::req_mut(distances)?, ptr::req_mut(ndist)?) };
         // SAFETY: per this function's contract.
-        let d = unsafe { self::distances(topo, cpuset, info, ninfo) }?;
+        let req = unsafe { DistanceRequest::from_c(topo, cpuset, info, ninfo) }?;
+        let d = if pmix_core::topology::local().is_ok() {
+            req.compute()?
+        } else {
+            wait(|done| {
+                req.start(done);
+                Ok(())
+            })?
+        };
         *out = distances_to_c(&d)?;
         *n = d.len();
         Ok(())
@@ -1921,9 +1979,9 @@ pub unsafe extern "C" fn PMIx_Compute_distances_nb(
         let c = lifecycle::client()?;
         let f = cbfunc.ok_or(Error::BadParam)?;
         // SAFETY: per this function's contract.
-        let r = unsafe { self::distances(topo, cpuset, info, ninfo) };
+        let req = unsafe { DistanceRequest::from_c(topo, cpuset, info, ninfo) }?;
         let d = CbData(cbdata);
-        c.post(move || {
+        let answer = move |r: Result<Vec<pmix_core::values::DeviceDistance>>| {
             let d = d;
             entry::guard("PMIx_Compute_distances_nb", (), || {
                 let (status, ptr, n) = match r.and_then(|v| Ok((distances_to_c(&v)?, v.len()))) {
@@ -1934,7 +1992,30 @@ pub unsafe extern "C" fn PMIx_Compute_distances_nb(
                 // SAFETY: the caller's callback; the array lives until release_dists runs.
                 unsafe { f(status, ptr, n, d.0, Some(release_dists), rel) };
             })
-        })
+        };
+        // The callback runs on the progress thread, never inside this call.
+        let c2 = c.clone();
+        req.start(Box::new(move |r| {
+            if pmix_core::progress::on_progress_thread() {
+                answer(r);
+            } else {
+                // Posted (so that it runs on the progress thread); run here only if the
+                // progress thread is gone, rather than lose it.
+                let answer = std::sync::Arc::new(std::sync::Mutex::new(Some((answer, r))));
+                let posted = answer.clone();
+                let sent = c2.post(move || {
+                    if let Some((a, r)) = posted.lock().ok().and_then(|mut x| x.take()) {
+                        a(r);
+                    }
+                });
+                if sent.is_err()
+                    && let Some((a, r)) = answer.lock().ok().and_then(|mut x| x.take())
+                {
+                    a(r);
+                }
+            }
+        }));
+        Ok(())
     })
 }
 

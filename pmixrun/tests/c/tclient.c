@@ -391,6 +391,25 @@ static int cred(void)
     return finish();
 }
 
+/* Device distances from this process's binding, as each rank sees them. */
+static int dist(void)
+{
+    pmix_device_distance_t *d = NULL;
+    size_t n = 0, i;
+    pmix_status_t rc;
+    init();
+    rc = PMIx_Compute_distances(NULL, NULL, NULL, 0, &d, &n);
+    printf("%u: distances: %s, %zu devices\n", me.rank, PMIx_Error_string(rc), n);
+    for (i = 0; i < n; i++) {
+        printf("%u: device %s %s min %u max %u\n", me.rank, d[i].uuid ? d[i].uuid : "(null)",
+               d[i].osname ? d[i].osname : "(null)", d[i].mindist, d[i].maxdist);
+    }
+    if (d != NULL) {
+        PMIX_DEVICE_DIST_FREE(d, n);
+    }
+    return finish();
+}
+
 int main(int argc, char **argv)
 {
     const char *s = argc > 1 ? argv[1] : "";
@@ -412,7 +431,9 @@ int main(int argc, char **argv)
         return query();
     } else if (strcmp(s, "cred") == 0) {
         return cred();
+    } else if (strcmp(s, "dist") == 0) {
+        return dist();
     }
-    fprintf(stderr, "usage: tclient hello|modex|exit CODE RANK|sigkill RANK DIR|sleep DIR|spawn|query|cred\n");
+    fprintf(stderr, "usage: tclient hello|modex|exit CODE RANK|sigkill RANK DIR|sleep DIR|spawn|query|cred|dist\n");
     return 2;
 }
