@@ -26,7 +26,7 @@ check "our headers and library throughout"   INC="$STAGE/include" LINK_DIR="$our
 # Mixed jobs run the data-exchange scenarios and groups. (The group scenario with mixed ranks
 # used to hang under the reference server, 1 run in 10, until host.c registered every client
 # before forking the first: docs/notes/server.md, "Groups".)
-mixed="modex barrier job pubsub connect events spawn query log group fabric"
+mixed="modex barrier job pubsub connect events spawn query log group fabric threads"
 check "reference server, ranks mixed (even ours, odd reference)" N=4 ONLY="$mixed" HOST_LIB= CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, ranks mixed (even ours, odd reference)"       N=4 HOST_LIB="$ours" CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, our clients under valgrind" VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"

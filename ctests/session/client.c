@@ -6,7 +6,7 @@
  * when every rank prints; run.sh sorts stdout before comparing it with expected/SCENARIO.out.
  *
  * Scenarios: modex barrier job pubsub spawn connect events query log jobctl group fabric
- * fabric_plane abort abort_in_fence, and the helpers child and sleeper that spawn and jobctl start. */
+ * fabric_plane threads abort abort_in_fence, and the helpers child and sleeper that spawn and jobctl start. */
 
 #define _GNU_SOURCE
 #include <limits.h>
@@ -521,6 +521,90 @@ static int scenario_modex(void)
     modex_round(1, true);
     /* without collection each Get is served on demand by the server */
     modex_round(2, false);
+    fence(false);
+    return finish();
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * threads: concurrent Gets of one peer's key (openpmix#3406 / ompi#12833: with
+ * MPI_THREAD_MULTIPLE, concurrent Gets of the same remote key failed with BAD_PARAM)
+ * ------------------------------------------------------------------------------------------ */
+
+#define GET_THREADS 16
+
+typedef struct {
+    pmix_rank_t peer;
+    const char *key;
+    char want[64];
+    pmix_status_t rc;
+    bool same;
+} get_job_t;
+
+static void *get_thread(void *arg)
+{
+    get_job_t *j = arg;
+    pmix_proc_t p;
+    pmix_value_t *v = NULL;
+    PMIX_LOAD_PROCID(&p, me.nspace, j->peer);
+    j->rc = PMIx_Get(&p, j->key, NULL, 0, &v);
+    j->same = j->rc == PMIX_SUCCESS && v != NULL && v->type == PMIX_STRING
+              && strcmp(v->data.string, j->want) == 0;
+    if (v != NULL) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    return NULL;
+}
+
+/* GET_THREADS threads Get `key` of the next rank at once; `late` makes this rank put and
+ * commit its own `key` only 300 ms after its threads started asking their peer for theirs. */
+static void concurrent_gets(const char *key, bool late)
+{
+    pthread_t tid[GET_THREADS];
+    get_job_t jobs[GET_THREADS];
+    pmix_rank_t peer = (me.rank + 1) % job_size;
+    int n, ok = 0;
+    char mine[64];
+    pmix_value_t val;
+    snprintf(mine, sizeof(mine), "%s of rank %u", key, me.rank);
+    if (!late) {
+        PMIX_VALUE_LOAD(&val, mine, PMIX_STRING);
+        TRY(PMIx_Put(PMIX_GLOBAL, key, &val));
+        PMIX_VALUE_DESTRUCT(&val);
+        TRY(PMIx_Commit());
+        fence(false); /* no collection: every Get goes to the server (direct modex) */
+    }
+    for (n = 0; n < GET_THREADS; n++) {
+        jobs[n].peer = peer;
+        jobs[n].key = key;
+        snprintf(jobs[n].want, sizeof(jobs[n].want), "%s of rank %u", key, peer);
+        if (pthread_create(&tid[n], NULL, get_thread, &jobs[n]) != 0) {
+            die("pthread_create");
+        }
+    }
+    if (late) {
+        msleep(300);
+        PMIX_VALUE_LOAD(&val, mine, PMIX_STRING);
+        TRY(PMIx_Put(PMIX_GLOBAL, key, &val));
+        PMIX_VALUE_DESTRUCT(&val);
+        TRY(PMIx_Commit());
+    }
+    for (n = 0; n < GET_THREADS; n++) {
+        pthread_join(tid[n], NULL);
+        if (jobs[n].same) {
+            ok++;
+        } else {
+            fail("thread %d: Get of %s from rank %u: %s", n, key, peer, st(jobs[n].rc));
+        }
+    }
+    printf("%u: threads: %d of %d concurrent Gets of the next rank's %s key succeeded\n",
+           me.rank, ok, GET_THREADS, late ? "late" : "committed");
+}
+
+static int scenario_threads(void)
+{
+    init();
+    concurrent_gets("ctest.thr.early", false);
+    concurrent_gets("ctest.thr.late", true);
     fence(false);
     return finish();
 }
@@ -1380,6 +1464,7 @@ int main(int argc, char **argv)
         {"connect", scenario_connect}, {"events", scenario_events}, {"query", scenario_query},
         {"log", scenario_log},       {"jobctl", scenario_jobctl},   {"sleeper", scenario_sleeper},
         {"group", scenario_group},   {"fabric", scenario_fabric}, {"fabric_plane", scenario_fabric_plane},
+        {"threads", scenario_threads},
         {"abort", scenario_abort},
         {"abort_in_fence", scenario_abort_in_fence},
     };

@@ -34,7 +34,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${VALGRIND:=0}"
 : "${RUN_REF_SKIP:=0}"
 
-SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane abort
+SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane
+           threads abort
            abort_in_fence)
 REF_SKIP=(fabric_plane abort_in_fence)
 

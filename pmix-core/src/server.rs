@@ -2317,7 +2317,14 @@ impl Shared {
                 None => !kvals.is_empty(),
             };
             let reserved = key.is_some_and(|k| k.as_bytes().starts_with(b"pmix."));
-            if has_key || has_committed || reserved {
+            // A local process that committed, but not this key: it may commit it later, and
+            // the request waits for that as with the reference (session scenario "threads").
+            let later = !has_key
+                && key.is_some_and(|k| {
+                    st.clients.contains_key(target)
+                        && st.modex.may_commit_later(target, k.as_bytes())
+                });
+            if has_key || reserved || (has_committed && !later) {
                 found = true;
             }
             if !kvals.is_empty() {

@@ -411,6 +411,15 @@ impl ModexStore {
         self.procs.contains_key(proc)
     }
 
+    /// Whether `proc` committed here and `key` is not among its keys in any scope: the key
+    /// may still come with a later commit. (A key it committed in a scope the requester may
+    /// not see is known to be absent for that requester.)
+    pub fn may_commit_later(&self, proc: &Proc, key: &[u8]) -> bool {
+        self.procs
+            .get(proc)
+            .is_some_and(|e| e.committed_here && e.entry(key).is_none())
+    }
+
     /// The values of `proc` visible to a requester that is local (`local == true`) or
     /// remote: a local process's LOCAL+GLOBAL or REMOTE+GLOBAL values; for a process of
     /// another node, what its node sent. `None` when nothing is known of the process.
