@@ -492,12 +492,29 @@ impl Client {
         )
     }
 
-    /// Runs `f` on the progress thread (or now, for a singleton without one).
+    /// Runs `f` on the progress thread, or, for a singleton without one, on a thread of its
+    /// own: never inside the caller's call, where a callback that takes a lock the caller
+    /// holds around the call would deadlock (the reference never calls back from inside a
+    /// non-blocking call either).
     pub fn post(&self, f: impl FnOnce() + Send + 'static) -> Result<()> {
         match &self.conn {
             Some(c) => c.progress().post(move |_| f()),
             None => {
-                f();
+                let slot = Arc::new(Mutex::new(Some(f)));
+                let theirs = slot.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("pmix-callback".into())
+                    .spawn(move || {
+                        if let Some(f) = theirs.lock().take() {
+                            f();
+                        }
+                    });
+                if spawned.is_err()
+                    && let Some(f) = slot.lock().take()
+                {
+                    // No thread to be had: late rather than never.
+                    f();
+                }
                 Ok(())
             }
         }
