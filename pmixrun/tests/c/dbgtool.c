@@ -278,6 +278,13 @@ static int launch(const char *dir, const char *app, int np, const char *code)
         }
     }
     printf("dbgtool: every process passed PMIx_Init\n");
+    /* once per process, not again (openpmix#3728: the tool got it several times) */
+    pthread_mutex_lock(&mu);
+    i = ready_count;
+    pthread_mutex_unlock(&mu);
+    if (i != np) {
+        FAIL("PMIX_READY_FOR_DEBUG arrived %d times for %d processes", i, np);
+    }
     (void) e;
     return 0;
 }
