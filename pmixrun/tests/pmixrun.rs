@@ -269,6 +269,41 @@ fn sorted_lines(s: &str) -> Vec<String> {
 
 // ---- basic runs ----------------------------------------------------------------------------
 
+/// 300 four-rank jobs back to back: none hangs (openpmix#2967: a rare hang in `PMIx_Init`
+/// under 5120 back-to-back jobs), each says hello from every rank, and none prints anything
+/// on stderr (ompi#13114: a missing system-server file reported on every job).
+#[test]
+fn back_to_back_jobs_neither_hang_nor_complain() {
+    let dir = run_dir("back-to-back");
+    for job in 0..300 {
+        let out = pmixrun_cmd(Lib::Ours, &dir)
+            .args(["--timeout", "20", "-n", "4", &bin("tclient"), "hello"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("start pmixrun");
+        let run = Run {
+            out,
+            dir: dir.clone(),
+        };
+        assert_eq!(run.code(), Some(0), "job {job}: {}", run.explain());
+        assert_eq!(
+            sorted_lines(&run.stdout()),
+            (0..4)
+                .map(|i| format!("hello from {i} of 4"))
+                .collect::<Vec<_>>(),
+            "job {job}: {}",
+            run.explain()
+        );
+        assert!(run.stderr().is_empty(), "job {job}: {}", run.explain());
+    }
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 #[test]
 fn hello_on_both_libraries() {
     for lib in LIBS {
@@ -653,6 +688,45 @@ fn binary_data(n: usize) -> Vec<u8> {
             (x >> 24) as u8
         })
         .collect()
+}
+
+/// A rank that closes its stdout and stderr at once (an end of stream long before the others
+/// start writing) stops no other rank's output (openpmix PR#4105: one rank's EOF stopped
+/// stdout for all ranks).
+#[test]
+fn a_rank_closing_its_output_early_stops_no_other() {
+    let script = "if [ \"$PMIX_RANK\" = 0 ]; then exec >&- 2>&-; sleep 1; exit 0; fi; \
+                  sleep 0.3; seq 1 50000; echo done >&2";
+    let r = pmixrun(
+        Lib::Ours,
+        "iof-early-eof",
+        &["-n", "4", "--tag-output", "sh", "-c", script],
+    );
+    assert_eq!(r.code(), Some(0), "{}", r.explain());
+    let mut per_rank: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in r.stdout().lines() {
+        let (tag, text) = line.split_once("<stdout>: ").expect("tagged");
+        per_rank
+            .entry(tag.to_string())
+            .or_default()
+            .push(text.to_string());
+    }
+    let want: Vec<String> = (1..=50000).map(|i| i.to_string()).collect();
+    assert_eq!(per_rank.len(), 3, "{:?}", per_rank.keys());
+    for (tag, lines) in &per_rank {
+        assert!(!tag.contains(",0]"), "rank 0 wrote nothing: {tag}");
+        assert!(
+            lines == &want,
+            "{tag}: {} lines, not all in order",
+            lines.len()
+        );
+    }
+    assert_eq!(
+        r.stderr().matches("<stderr>: done").count(),
+        3,
+        "{}",
+        r.explain()
+    );
 }
 
 #[test]
