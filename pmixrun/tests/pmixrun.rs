@@ -304,6 +304,45 @@ fn back_to_back_jobs_neither_hang_nor_complain() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
+/// Descriptors above 1024 (FD_SETSIZE): pmixrun starts with descriptors 3 to 1100 taken, and
+/// each client takes them too before `PMIx_Init`; each client checks that its connection is
+/// numbered above 1024, and the job exchanges data (openpmix#3128: `select()` aborted the
+/// listener past 1024).
+#[test]
+fn sockets_above_descriptor_1024() {
+    for lib in LIBS {
+        let dir = run_dir("manyfds");
+        let script = format!(
+            "ulimit -n 2048 || exit 3; i=3; while [ $i -le 1100 ]; do eval \"exec $i</dev/null\"; \
+             i=$((i+1)); done; exec {} --timeout 60 -n 3 {} manyfds",
+            env!("CARGO_BIN_EXE_pmixrun"),
+            bin("tclient")
+        );
+        let mut c = Command::new("bash");
+        c.args(["-c", &script]).env("TMPDIR", &dir);
+        match lib {
+            Lib::Ours => c.env("LD_LIBRARY_PATH", &fixture().ours),
+            Lib::Reference => c.env_remove("LD_LIBRARY_PATH"),
+        };
+        let out = c.stdin(Stdio::null()).output().expect("start bash");
+        let run = Run { out, dir };
+        assert_eq!(run.code(), Some(0), "{lib:?}: {}", run.explain());
+        let lines = sorted_lines(&run.stdout());
+        for r in 0..3 {
+            for want in [
+                format!("{r}: modex ok with 3 peers"),
+                format!("{r}: a socket above descriptor 1024: yes"),
+            ] {
+                assert!(
+                    lines.contains(&want),
+                    "{lib:?}: no {want:?}\n{}",
+                    run.explain()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn hello_on_both_libraries() {
     for lib in LIBS {

@@ -14,15 +14,21 @@
  *   child               (spawned) print the parent and the spawned flag
  *   query               rank 0 asks for the proc table, job status and psets of its job
  *   cred                get a credential from the server and have it validated
+ *   dist                the device distances PMIx_Compute_distances gives
+ *   manyfds             take descriptors up to 1100 first, then run "modex": the library's
+ *                       own sockets are numbered above 1024 (FD_SETSIZE)
  *
  * Every check that fails prints "FAIL ..." on stderr and makes the process exit 1. */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <pmix.h>
@@ -132,6 +138,9 @@ static void check_str(pmix_rank_t r, const char *key, const char *want)
     PMIX_VALUE_RELEASE(v);
 }
 
+static bool report_socket;
+static int highest_socket(void);
+
 static int modex(void)
 {
     char key[64], val[64];
@@ -166,6 +175,10 @@ static int modex(void)
     fence(false);
     if (failures == 0) {
         printf("%u: modex ok with %u peers\n", me.rank, size);
+    }
+    if (report_socket) {
+        printf("%u: a socket above descriptor 1024: %s\n", me.rank,
+               highest_socket() > 1024 ? "yes" : "no");
     }
     return finish();
 }
@@ -410,6 +423,50 @@ static int dist(void)
     return finish();
 }
 
+/* The highest descriptor of this process that is a socket. */
+static int highest_socket(void)
+{
+    char path[300], link[64];
+    struct dirent *e;
+    int best = -1;
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL) {
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL) {
+        ssize_t n;
+        snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+        n = readlink(path, link, sizeof(link) - 1);
+        if (n > 0) {
+            link[n] = '\0';
+            if (strncmp(link, "socket:", 7) == 0 && atoi(e->d_name) > best) {
+                best = atoi(e->d_name);
+            }
+        }
+    }
+    closedir(d);
+    return best;
+}
+
+static int manyfds(void)
+{
+    struct rlimit rl;
+    int fd, rc;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 2048 && rl.rlim_max >= 2048) {
+        rl.rlim_cur = 2048;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    do {
+        fd = open("/dev/null", O_RDONLY);
+    } while (fd >= 0 && fd < 1100);
+    if (fd < 0) {
+        FAIL("could not open descriptors up to 1100");
+    }
+    report_socket = true;
+    rc = modex();
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *s = argc > 1 ? argv[1] : "";
@@ -433,7 +490,9 @@ int main(int argc, char **argv)
         return cred();
     } else if (strcmp(s, "dist") == 0) {
         return dist();
+    } else if (strcmp(s, "manyfds") == 0) {
+        return manyfds();
     }
-    fprintf(stderr, "usage: tclient hello|modex|exit CODE RANK|sigkill RANK DIR|sleep DIR|spawn|query|cred|dist\n");
+    fprintf(stderr, "usage: tclient hello|modex|exit CODE RANK|sigkill RANK DIR|sleep DIR|spawn|query|cred|dist|manyfds\n");
     return 2;
 }
