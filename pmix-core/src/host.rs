@@ -148,6 +148,11 @@ pub trait Host: Send + Sync {
     fn tool_connected(&self, info: &[Info], done: Done<Proc>) {
         done(Err(Error::NotSupported))
     }
+    /// A tool's connection ended (finalized or not). Not an upcall of the C module: the
+    /// reference 4.2.2 tells a C host nothing when a tool leaves (it calls
+    /// `client_finalized` for clients only), and neither do we. For Rust hosts (pmixrun),
+    /// which can drop what they set up for the tool.
+    fn tool_gone(&self, tool: &Proc) {}
     fn log(&self, proc: &Proc, data: &[Info], directives: &[Info], done: Done<()>) {
         done(Err(Error::NotSupported))
     }

@@ -2510,10 +2510,13 @@ impl Shared {
                 c.run(uid);
             }
         }
+        if peer.kind.is_tool() {
+            // Tools take part in no collective of a job: nothing to record.
+            self.host.tool_gone(&peer.proc);
+            return;
+        }
         if peer.finalized {
             self.state.lock().ended.insert(peer.proc.clone());
-        }
-        if peer.finalized || peer.kind.is_tool() {
             return;
         }
         // A client that died: fail every collective that waits for it, and tell the host

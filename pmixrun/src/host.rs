@@ -644,9 +644,20 @@ impl Host for PmixrunHost {
     fn tool_connected(&self, infos: &[Info], done: Done<Proc>) {
         let id = self.tool_id(infos);
         if let Some(s) = self.run.server() {
-            let _ = s.register_nspace(&id.nspace, 1, &[]);
+            let known = self.run.lock().tool_nspaces.contains(&id.nspace);
+            if !known && s.register_nspace(&id.nspace, 1, &[]).is_ok() {
+                self.run.lock().tool_nspaces.insert(id.nspace.clone());
+            }
         }
         done(Ok(id))
+    }
+
+    fn tool_gone(&self, tool: &Proc) {
+        // Only what was registered for it: a long-lived pmixrun serves tools without end.
+        let ours = self.run.lock().tool_nspaces.remove(&tool.nspace);
+        if ours && let Some(s) = self.run.server() {
+            s.deregister_nspace(&tool.nspace);
+        }
     }
 
     fn log(&self, proc: &Proc, data: &[Info], directives: &[Info], done: Done<()>) {

@@ -97,6 +97,8 @@ pub struct State {
     pub stopping: bool,
     pub next_context_id: u64,
     pub next_tool: u32,
+    /// The namespaces registered for connected tools, deregistered when they leave.
+    pub tool_nspaces: std::collections::HashSet<PStr>,
     pub pids: HashMap<Pid, (usize, u32)>,
     /// Groups constructed (their id, members): a fence may name one as a namespace.
     pub groups: HashMap<Vec<u8>, Vec<Proc>>,
