@@ -2523,7 +2523,10 @@ impl Shared {
         // and the server's own handlers.
         let keys: Vec<CollKey> = {
             let mut st = self.state.lock();
-            st.dead.insert(peer.proc.clone());
+            // (A process of a namespace deregistered meanwhile is nobody's concern now.)
+            if st.jobs.contains_key(&peer.proc.nspace) {
+                st.dead.insert(peer.proc.clone());
+            }
             st.collectives
                 .iter()
                 .filter(|(_, c)| {

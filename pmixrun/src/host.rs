@@ -215,7 +215,7 @@ impl PmixrunHost {
             if is(PMIX_QUERY_NAMESPACES) {
                 let list: Vec<String> = st
                     .jobs
-                    .iter()
+                    .values()
                     .filter(|j| j.live())
                     .map(|j| j.nspace.to_string())
                     .collect();
@@ -223,7 +223,7 @@ impl PmixrunHost {
             } else if is(PMIX_QUERY_NAMESPACE_INFO) {
                 let items = st
                     .jobs
-                    .iter()
+                    .values()
                     .filter(|j| j.live())
                     .map(|j| {
                         let cmd: Vec<String> = j

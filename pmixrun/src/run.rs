@@ -76,7 +76,10 @@ pub struct HeldLookup {
 /// Everything that changes during a session.
 #[derive(Default)]
 pub struct State {
-    pub jobs: Vec<Job>,
+    /// Every job not yet retired, by index (a persistent pmixrun retires each job once it
+    /// has ended: see `job_ended`).
+    pub jobs: std::collections::BTreeMap<usize, Job>,
+    next_index: usize,
     next_job: u32,
     /// Node ranks handed out so far.
     node_procs: u32,
@@ -110,15 +113,15 @@ pub struct State {
 
 impl State {
     pub fn job(&self, nspace: &PStr) -> Option<&Job> {
-        self.jobs.iter().find(|j| &j.nspace == nspace)
+        self.jobs.values().find(|j| &j.nspace == nspace)
     }
 
     pub fn job_mut(&mut self, nspace: &PStr) -> Option<&mut Job> {
-        self.jobs.iter_mut().find(|j| &j.nspace == nspace)
+        self.jobs.values_mut().find(|j| &j.nspace == nspace)
     }
 
     fn any_live(&self) -> bool {
-        self.jobs.iter().any(Job::live)
+        self.jobs.values().any(Job::live)
     }
 }
 
@@ -445,19 +448,21 @@ impl Run {
             };
             let node_size: u32 = st
                 .jobs
-                .iter()
+                .values()
                 .map(|j| j.procs.iter().filter(|p| p.alive()).count() as u32)
                 .sum::<u32>()
                 + rank;
             let reg = job::registration(&job, &self.setup.node, node_size);
-            st.jobs.push(job);
-            (st.jobs.len() - 1, nspace, reg)
+            let idx = st.next_index;
+            st.next_index += 1;
+            st.jobs.insert(idx, job);
+            (idx, nspace, reg)
         };
         let result = self.register_and_start(idx, &nspace, reg);
         if let Err(e) = &result {
             let mut st = self.lock();
             let grace = self.setup.grace;
-            if let Some(job) = st.jobs.get_mut(idx) {
+            if let Some(job) = st.jobs.get_mut(&idx) {
                 for p in job.procs.iter_mut() {
                     if p.state == ProcState::Pending {
                         p.state = ProcState::FailedToStart;
@@ -486,7 +491,7 @@ impl Run {
         let server = self.server().ok_or(Error::Init)?.clone();
         let (nprocs, initial, stdin) = {
             let st = self.lock();
-            let job = &st.jobs[idx];
+            let job = &st.jobs[&idx];
             let stdin = if job.initial {
                 self.setup.stdin
             } else {
@@ -502,7 +507,9 @@ impl Run {
                 self.setup.gid,
             )?;
         }
-        self.lock().jobs[idx].registered = true;
+        if let Some(job) = self.lock().jobs.get_mut(&idx) {
+            job.registered = true;
+        }
         self.notify(
             PMIX_EVENT_JOB_START,
             vec![
@@ -544,7 +551,7 @@ impl Run {
         for r in 0..nprocs {
             let (app, terminating) = {
                 let st = self.lock();
-                let job = &st.jobs[idx];
+                let job = &st.jobs[&idx];
                 (
                     job.apps[job.procs[r as usize].app as usize].clone(),
                     job.terminating || st.stopping,
@@ -572,7 +579,7 @@ impl Run {
                 .collect();
             let (stop_on_exec, agent) = {
                 let st = self.lock();
-                let o = &st.jobs[idx].opts;
+                let o = &st.jobs[&idx].opts;
                 let agent = if !o.forkexec_agent.is_empty() {
                     Some(o.forkexec_agent.clone())
                 } else {
@@ -601,7 +608,7 @@ impl Run {
                 Some(c) => Some(cstring(c.as_os_str()).ok_or(Error::BadParam)?),
                 None => None,
             };
-            let cpus = self.lock().jobs[idx].procs[r as usize]
+            let cpus = self.lock().jobs[&idx].procs[r as usize]
                 .cpus
                 .clone()
                 .map(|c| c.1);
@@ -636,9 +643,11 @@ impl Run {
                 Ok(pid) => {
                     {
                         let mut st = self.lock();
-                        let p = &mut st.jobs[idx].procs[r as usize];
-                        p.pid = Some(pid);
-                        p.state = ProcState::Running;
+                        if let Some(job) = st.jobs.get_mut(&idx) {
+                            let p = &mut job.procs[r as usize];
+                            p.pid = Some(pid);
+                            p.state = ProcState::Running;
+                        }
                         st.pids.insert(pid, (idx, r));
                     }
                     self.iof
@@ -671,7 +680,7 @@ impl Run {
                     };
                     let mut st = self.lock();
                     st.first_failure.get_or_insert(code);
-                    let job = &mut st.jobs[idx];
+                    let job = st.jobs.get_mut(&idx).expect("the job being launched");
                     job.procs[r as usize].state = ProcState::FailedToStart;
                     job.failure.get_or_insert((r, Exit::Code(code)));
                     return Err(Error::Status(if code == 127 {
@@ -703,7 +712,7 @@ impl Run {
         let mut st = self.lock();
         st.stopping = true;
         let grace = self.setup.grace;
-        for job in st.jobs.iter_mut() {
+        for job in st.jobs.values_mut() {
             terminate_job(job, grace);
         }
     }
@@ -720,7 +729,9 @@ impl Run {
         let Some((idx, rank)) = st.pids.remove(&pid) else {
             return;
         };
-        let job = &mut st.jobs[idx];
+        let Some(job) = st.jobs.get_mut(&idx) else {
+            return;
+        };
         let nspace = job.nspace.clone();
         let initial = job.initial;
         let registered = job.registered;
@@ -757,7 +768,7 @@ impl Run {
             .retain(|d| !(d.persistence == PMIX_PERSIST_PROC && d.publisher == me));
         if fail_all && st.any_live() {
             st.stopping = true;
-            for j in st.jobs.iter_mut() {
+            for j in st.jobs.values_mut() {
                 doom_job(j, NOTICE);
             }
         }
@@ -783,11 +794,14 @@ impl Run {
         }
     }
 
-    /// Reports the end of a job: `PMIX_EVENT_JOB_END`, then forgets its registration.
+    /// Reports the end of a job: `PMIX_EVENT_JOB_END`, then deregisters its namespace; a
+    /// persistent pmixrun also forgets the job.
     fn job_ended(&self, idx: usize) {
         let (nspace, registered, status, procid, code, requester) = {
             let mut st = self.lock();
-            let job = &mut st.jobs[idx];
+            let Some(job) = st.jobs.get_mut(&idx) else {
+                return;
+            };
             if job.ended {
                 return;
             }
@@ -844,6 +858,25 @@ impl Run {
                 ));
             }
             self.notify(PMIX_EVENT_JOB_END, v);
+            // Its data, segments and files go now: a persistent pmixrun runs jobs without
+            // end (it kept every job's modex segment open until it stopped).
+            if let Some(s) = self.server() {
+                s.deregister_nspace(&nspace);
+            }
+            if let Some(job) = self.lock().jobs.get_mut(&idx) {
+                job.registered = false;
+            }
+        }
+        if self.setup.persistent {
+            // The record goes too, after what its processes left in their process groups
+            // (killed at pmixrun's end otherwise; a persistent pmixrun may never end).
+            let retired = self.lock().jobs.remove(&idx);
+            for pid in retired
+                .iter()
+                .flat_map(|j| j.procs.iter().filter_map(|p| p.pid))
+            {
+                let _ = sys::kill_group(pid, libc::SIGKILL);
+            }
         }
     }
 
@@ -852,7 +885,7 @@ impl Run {
     pub fn escalate(&self, now: Instant) {
         let mut st = self.lock();
         let grace = self.setup.grace;
-        for job in st.jobs.iter_mut() {
+        for job in st.jobs.values_mut() {
             for p in job.procs.iter_mut() {
                 let Some(pid) = p.pid.filter(|_| p.alive()) else {
                     continue;
@@ -875,7 +908,7 @@ impl Run {
         let st = self.lock();
         let kills = st
             .jobs
-            .iter()
+            .values()
             .flat_map(|j| j.procs.iter())
             .filter(|p| p.alive())
             .flat_map(|p| p.term_at.into_iter().chain(p.kill_at));
@@ -894,7 +927,7 @@ impl Run {
     pub fn kill_leftovers(&self) {
         {
             let st = self.lock();
-            for job in &st.jobs {
+            for job in st.jobs.values() {
                 for p in &job.procs {
                     if let Some(pid) = p.pid {
                         let _ = sys::kill_group(pid, libc::SIGKILL);
@@ -923,7 +956,7 @@ impl Run {
     pub fn forward_signal(&self, sig: i32, expected: bool) {
         let mut st = self.lock();
         let grace = self.setup.grace;
-        for job in st.jobs.iter_mut() {
+        for job in st.jobs.values_mut() {
             if expected {
                 job.terminating = true;
             }
@@ -1047,7 +1080,7 @@ impl Run {
         let names: Vec<PStr> = self
             .lock()
             .jobs
-            .iter()
+            .values()
             .filter(|j| j.registered)
             .map(|j| j.nspace.clone())
             .collect();
@@ -1125,7 +1158,7 @@ pub fn doom_job(job: &mut Job, notice: Duration) {
 }
 
 fn job_is_over(st: &State, idx: usize) -> bool {
-    st.jobs.get(idx).is_some_and(|j| !j.live() && !j.ended)
+    st.jobs.get(&idx).is_some_and(|j| !j.live() && !j.ended)
 }
 
 /// Converts the apps of a spawn request: `cwd` is the requester's default directory.

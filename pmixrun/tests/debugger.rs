@@ -647,6 +647,55 @@ fn psets_of_the_command_line_job() {
     }
 }
 
+fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
+}
+
+fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// 200 jobs spawned one after the other into a persistent pmixrun (each a PMIx client that
+/// initializes, fences and finalizes) leave its descriptors as they were and its memory
+/// within 512 kB (prrte#373: a persistent DVM leaked about 6 kB per job). Before pmixrun
+/// deregistered and forgot ended jobs, it kept one descriptor (the job's modex segment)
+/// and about 3 kB per job.
+#[test]
+fn two_hundred_jobs_in_a_persistent_pmixrun_leak_nothing() {
+    let s = Server::start(Lib::Ours, "jobs", &[]);
+    let marks = s.dir.join("marks");
+    std::fs::create_dir_all(&marks).unwrap();
+    let m = marks.to_string_lossy().into_owned();
+    let warm = s.run(Lib::Ours, "dbgtool", &["jobs", "10", "./dbgapp", &m]);
+    assert!(warm.status.success(), "{}\n{}", explain(&warm), s.output());
+    std::thread::sleep(Duration::from_millis(200));
+    let (fds, rss) = (open_fds(s.pid), rss_kb(s.pid));
+    let o = s.run(Lib::Ours, "dbgtool", &["jobs", "200", "./dbgapp", &m]);
+    assert!(o.status.success(), "{}\n{}", explain(&o), s.output());
+    assert!(
+        stdout(&o).contains("dbgtool: 200 jobs ran"),
+        "{}",
+        explain(&o)
+    );
+    let start = Instant::now();
+    while open_fds(s.pid) != fds && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(open_fds(s.pid), fds, "pmixrun's descriptors after 200 jobs");
+    let grown = rss_kb(s.pid).saturating_sub(rss);
+    eprintln!("pmixrun: {fds} descriptors; RSS {rss} kB, then {grown} kB more after 200 jobs");
+    assert!(
+        grown < 512,
+        "pmixrun's RSS grew by {grown} kB over 200 jobs"
+    );
+    s.stop();
+}
+
 #[test]
 fn persistent_pmixrun_ends_on_sigterm() {
     let mut s = Server::start(Lib::Ours, "sigterm", &["--system-server"]);

@@ -44,6 +44,9 @@
  *   PMIx_tool_init (PMIX_TOOL_DO_NOT_CONNECT) with PMIX_KEEPALIVE_PIPE in the environment,
  *   a handler for PMIX_ERR_JOB_TERMINATED; prints "dbgtool: watching", then (at most 60 s
  *   later) the event's affected proc and whether its source is this tool.
+ * usage: dbgtool jobs N APP DIR
+ *   Spawn N jobs of one process "APP DIR 0", one after the other, each waited for to its
+ *   PMIX_EVENT_JOB_END (which must say success); prints "dbgtool: N jobs ran" at the end.
  * usage: dbgtool stop PID
  *   Connect to the server of pid PID and terminate it (PMIx_Job_control with
  *   PMIX_JOB_CTRL_TERMINATE on the server's own namespace).
@@ -824,6 +827,39 @@ static int stop(void)
     return 0;
 }
 
+static int many_jobs(int n, const char *app, const char *arg)
+{
+    pmix_app_t a;
+    pmix_nspace_t ns;
+    pmix_status_t rc;
+    int i, e;
+    register_events();
+    for (i = 0; i < n; i++) {
+        PMIX_APP_CONSTRUCT(&a);
+        a.cmd = strdup(app);
+        PMIX_ARGV_APPEND(rc, a.argv, app);
+        PMIX_ARGV_APPEND(rc, a.argv, arg);
+        PMIX_ARGV_APPEND(rc, a.argv, "0");
+        a.maxprocs = 1;
+        rc = PMIx_Spawn(NULL, 0, &a, 1, ns);
+        PMIX_APP_DESTRUCT(&a);
+        if (PMIX_SUCCESS != rc) {
+            FAIL("spawn %d: %s", i, PMIx_Error_string(rc));
+        }
+        e = wait_end(ns);
+        pthread_mutex_lock(&mu);
+        if (PMIX_SUCCESS != ends[e].status || 0 != ends[e].code) {
+            FAIL("job %d ended with %s, exit code %d", i, PMIx_Error_string(ends[e].status),
+                 ends[e].code);
+        }
+        /* room for the next job's events */
+        nends = nstarted = nlaunched = 0;
+        pthread_mutex_unlock(&mu);
+    }
+    printf("dbgtool: %d jobs ran\n", n);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     pmix_proc_t me;
@@ -878,12 +914,17 @@ int main(int argc, char **argv)
     } else if (argc == 3 && 0 == strcmp(argv[1], "stop")) {
         connect_pid(argv[2]);
         r = stop();
+    } else if (argc == 5 && 0 == strcmp(argv[1], "jobs")) {
+        if (PMIX_SUCCESS != (rc = PMIx_tool_init(&me, NULL, 0))) {
+            FAIL("tool_init: %s", PMIx_Error_string(rc));
+        }
+        r = many_jobs(atoi(argv[2]), argv[3], argv[4]);
     } else {
         fprintf(stderr, "usage: dbgtool launch DIR APP NP CODE | attach PID NSPACE DAEMON DIR"
                         " | exec DIR APP NP | cospawn DIR APP NP DAEMON | psets PID"
                         " | stdin DIR NP TGT PUSH FILE | servers connect|noconnect | rndz DIR | srvrndz DIR"
                         " | keepalive"
-                        " | stop PID\n");
+                        " | stop PID | jobs N APP DIR\n");
         return 2;
     }
     PMIx_tool_finalize();
