@@ -343,6 +343,31 @@ fn sockets_above_descriptor_1024() {
     }
 }
 
+/// `PMIx_Finalize` while four threads of the same process call Get, Put and Query without
+/// pause: no crash, finalize succeeds, and the threads see errors and end by themselves
+/// (openpmix PR#3758: double free and hash-table corruption in a multi-threaded finalize).
+#[test]
+fn finalize_while_other_threads_call_in() {
+    for round in 0..5 {
+        let r = pmixrun(
+            Lib::Ours,
+            "finthreads",
+            &["-n", "3", &bin("tclient"), "finthreads"],
+        );
+        assert_eq!(r.code(), Some(0), "round {round}: {}", r.explain());
+        assert_eq!(
+            sorted_lines(&r.stdout()),
+            (0..3)
+                .map(|i| format!(
+                    "{i}: finalize with 4 threads calling in: SUCCESS; 4 threads ended on their own"
+                ))
+                .collect::<Vec<_>>(),
+            "round {round}: {}",
+            r.explain()
+        );
+    }
+}
+
 #[test]
 fn hello_on_both_libraries() {
     for lib in LIBS {

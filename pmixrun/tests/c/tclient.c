@@ -17,6 +17,8 @@
  *   dist                the device distances PMIx_Compute_distances gives
  *   manyfds             take descriptors up to 1100 first, then run "modex": the library's
  *                       own sockets are numbered above 1024 (FD_SETSIZE)
+ *   finthreads          4 threads call PMIx_Get, _Put and _Query_info_nb without pause while
+ *                       the main thread finalizes; they stop at their first error
  *
  * Every check that fails prints "FAIL ..." on stderr and makes the process exit 1. */
 #define _GNU_SOURCE
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pmix.h>
@@ -467,6 +470,93 @@ static int manyfds(void)
     return rc;
 }
 
+static volatile int fin_stop;
+
+static void fin_query_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                         pmix_release_cbfunc_t release_fn, void *release_cbdata)
+{
+    (void) status; (void) info; (void) ninfo; (void) cbdata;
+    if (release_fn != NULL) {
+        release_fn(release_cbdata);
+    }
+}
+
+/* Calls the API until it fails (after the main thread's finalize); returns how many calls
+ * succeeded. */
+static void *fin_thread(void *arg)
+{
+    long n = 0;
+    pmix_proc_t wild, peer;
+    pmix_value_t *v, val;
+    pmix_query_t q;
+    pmix_status_t rc;
+    char key[32];
+    (void) arg;
+    PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 1) % size);
+    snprintf(key, sizeof(key), "fin.%lu", (unsigned long) pthread_self() % 1000);
+    while (!fin_stop) {
+        v = NULL;
+        if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS) {
+            break;
+        }
+        PMIX_VALUE_RELEASE(v);
+        v = NULL;
+        if (PMIx_Get(&peer, "t.global", NULL, 0, &v) != PMIX_SUCCESS) {
+            break;
+        }
+        PMIX_VALUE_RELEASE(v);
+        PMIX_VALUE_LOAD(&val, key, PMIX_STRING);
+        if (PMIx_Put(PMIX_LOCAL, key, &val) != PMIX_SUCCESS) {
+            PMIX_VALUE_DESTRUCT(&val);
+            break;
+        }
+        PMIX_VALUE_DESTRUCT(&val);
+        PMIX_QUERY_CONSTRUCT(&q);
+        PMIX_ARGV_APPEND(rc, q.keys, PMIX_QUERY_NAMESPACES);
+        if (rc != PMIX_SUCCESS || PMIx_Query_info_nb(&q, 1, fin_query_cb, NULL) != PMIX_SUCCESS) {
+            PMIX_QUERY_DESTRUCT(&q);
+            break;
+        }
+        PMIX_QUERY_DESTRUCT(&q);
+        n++;
+    }
+    return (void *) n;
+}
+
+static int finthreads(void)
+{
+    pthread_t tid[4];
+    pmix_status_t rc;
+    int k, ended = 0;
+    char val[64];
+    init();
+    snprintf(val, sizeof(val), "global-%u", me.rank);
+    put_str(PMIX_GLOBAL, "t.global", val);
+    if (PMIx_Commit() != PMIX_SUCCESS) {
+        FAIL("PMIx_Commit");
+    }
+    fence(true);
+    for (k = 0; k < 4; k++) {
+        pthread_create(&tid[k], NULL, fin_thread, NULL);
+    }
+    usleep(200000);
+    rc = PMIx_Finalize(NULL, 0);
+    for (k = 0; k < 4; k++) {
+        void *n;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 10;
+        if (pthread_timedjoin_np(tid[k], &n, &ts) == 0) {
+            ended++;
+        }
+    }
+    fin_stop = 1;
+    printf("%u: finalize with 4 threads calling in: %s; %d threads ended on their own\n",
+           me.rank, PMIx_Error_string(rc), ended);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *s = argc > 1 ? argv[1] : "";
@@ -492,7 +582,9 @@ int main(int argc, char **argv)
         return dist();
     } else if (strcmp(s, "manyfds") == 0) {
         return manyfds();
+    } else if (strcmp(s, "finthreads") == 0) {
+        return finthreads();
     }
-    fprintf(stderr, "usage: tclient hello|modex|exit CODE RANK|sigkill RANK DIR|sleep DIR|spawn|query|cred|dist|manyfds\n");
+    fprintf(stderr, "usage: tclient hello|modex|exit CODE RANK|sigkill RANK DIR|sleep DIR|spawn|query|cred|dist|manyfds|finthreads\n");
     return 2;
 }
