@@ -269,6 +269,46 @@ fn deferred_fence_from_another_thread() {
     assert_eq!(FENCE_RELEASES.load(SeqCst), 1);
 }
 
+/// Answers at once: `PMIX_OPERATION_SUCCEEDED` (a fence with nothing to collect), or an
+/// error, per the first process's rank; the callback is never called.
+unsafe extern "C" fn fence_answers_now(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    _info: *const pmix_info_t,
+    _ninfo: usize,
+    _data: *mut c_char,
+    _ndata: usize,
+    _cbfunc: pmix_modex_cbfunc_t,
+    _cbdata: *mut c_void,
+) -> pmix_status_t {
+    // SAFETY: the adapter passes a valid array.
+    let first = unsafe { ptr::slice(procs, nprocs) }.unwrap()[0].rank;
+    if first == 1 {
+        PMIX_OPERATION_SUCCEEDED
+    } else {
+        PMIX_ERR_TIMEOUT
+    }
+}
+
+/// A host whose `fence_nb` answers `PMIX_OPERATION_SUCCEEDED` (which the standard allows)
+/// completes the fence with no data, once; one that answers an error fails it with that
+/// error, once (openpmix#1236: the first aborted the reference's server; ompi#5086: a
+/// host's fence timeout must reach the caller).
+#[test]
+fn a_fence_answered_at_once_completes_once() {
+    let mut m = module();
+    m.fence_nb = Some(fence_answers_now);
+    let host = CHost::new(&m);
+    let (done, rec) = recorder();
+    host.fence_nb(&[Proc::new("ns", 1)], &[], b"xy".to_vec(), done);
+    assert_eq!(rec.calls.load(SeqCst), 1);
+    assert_eq!(rec.once(), Ok(Vec::new()));
+    let (done, rec) = recorder();
+    host.fence_nb(&[Proc::new("ns", 2)], &[], b"xy".to_vec(), done);
+    assert_eq!(rec.calls.load(SeqCst), 1);
+    assert_eq!(rec.once().map_err(|e| e.status()), Err(PMIX_ERR_TIMEOUT));
+}
+
 /// Calls back inside the upcall, then overwrites its buffer: the adapter must have copied it.
 unsafe extern "C" fn dmodex_now(
     proc: *const pmix_proc_t,
