@@ -1,8 +1,8 @@
 #!/bin/bash
 # Tool connections across libraries: thost.c (a server with tool support) and tool.c (a tool
 # that finds it by pid through the rendezvous files), in the four arrangements of the
-# reference and our library. The output must be the same in all four, and the server must
-# have removed its rendezvous files when it ends. Then multi.c, a tool connected to two
+# reference and our library. The output must be the same in all four, and our server must
+# have removed its rendezvous files when it ends, and nothing else of its tmpdir. Then multi.c, a tool connected to two
 # servers at once (attach, set_server, get_servers, disconnect), in the same four
 # arrangements: its output must be the reference's. Then iofhost.c forwarding output
 # (PMIx_server_IOF_deliver, buffers spoiled as soon as their callback runs) to iofpull.c,
@@ -31,6 +31,9 @@ fail=0
 expected=""
 for combo in ref:ref ours:ref ref:ours ours:ours; do
   arrangement "$combo"
+  # Files the server did not make: ours must leave them, and the tmpdir, as they were
+  # (openpmix#3476: the reference's cleanup removed a tmpdir it had not created).
+  echo keep > "$srv/foreign"; mkdir "$srv/foreign.d"; echo keep > "$srv/foreign.d/f"
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
   hpid=$!
   for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
@@ -44,6 +47,9 @@ for combo in ref:ref ours:ref ref:ours ours:ours; do
     echo "FAIL tools: server $s, tool $t (rc $rc)"; sed 's/^/  /' "$tmp/tool.out" "$tmp/tool.err"; fail=1
   elif [ "$s" = ours ] && [ "$left" -ne 0 ]; then
     echo "FAIL tools: server $s left $left rendezvous file(s)"; fail=1
+  elif [ "$s" = ours ] && ! { [ "$(cat "$srv/foreign" 2>/dev/null)" = keep ] \
+                              && [ "$(cat "$srv/foreign.d/f" 2>/dev/null)" = keep ]; }; then
+    echo "FAIL tools: server $s removed files it did not make in its tmpdir"; fail=1
   else
     echo "PASS tools: server $s, tool $t"
   fi
