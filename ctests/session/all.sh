@@ -3,7 +3,8 @@
 # 1 and 2): the reference alone (the scenarios' own check), our server with reference
 # clients, reference server with our clients, ours alone (programs built against the
 # reference headers, then rebuilt against ours), one job mixing ranks of both libraries under
-# each server, ours alone with the clients under valgrind, and OpenPMIx's example clients.
+# each server, ours alone with the clients under valgrind, ours alone with the host under
+# valgrind, and OpenPMIx's example clients.
 # usage: STAGE=<our install prefix> ctests/session/all.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,7 @@ mixed="modex barrier job pubsub connect events spawn query log group fabric thre
 check "reference server, ranks mixed (even ours, odd reference)" N=4 ONLY="$mixed" HOST_LIB= CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, ranks mixed (even ours, odd reference)"       N=4 HOST_LIB="$ours" CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, our clients under valgrind" VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"
+check "our server under valgrind, our clients" HOST_VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"
 echo "== OpenPMIx example clients, every arrangement"
 LIB_DIR="$ours" bash "$here/examples.sh" >"$tmp" 2>&1 || { echo "FAIL session: examples"; fail=1; }
 sed 's/^/  /' "$tmp"

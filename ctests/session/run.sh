@@ -17,6 +17,8 @@
 #               mixes ranks of two libraries (set it to "ref" for the reference)
 #   N           number of ranks (default 3; pubsub and abort need at least 2)
 #   VALGRIND=1  runs the clients (not the processes they spawn) under valgrind
+#   HOST_VALGRIND=1 runs the host (the server library) under valgrind: any error or definite
+#               leak makes it exit 77
 #   HOST_DEBUG=1 traces the host's upcalls on stderr (shown on failure)
 # With the reference as the server, the scenarios of REF_SKIP (reference server bugs,
 # described in client.c) are skipped; RUN_REF_SKIP=1 runs them anyway. ONLY="a b" runs those
@@ -32,6 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${ODD_LIB:=}"
 : "${N:=3}"
 : "${VALGRIND:=0}"
+: "${HOST_VALGRIND:=0}"
 : "${RUN_REF_SKIP:=0}"
 
 SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane
@@ -53,7 +56,12 @@ for prog in host client; do
 done
 
 # host watchdog and per-scenario timeout (valgrind is slow)
-host_timeout=60; [ "$VALGRIND" = 1 ] && host_timeout=180
+host_timeout=60; [ "$VALGRIND" = 1 ] || [ "$HOST_VALGRIND" = 1 ] && host_timeout=180
+host_cmd=("$work/host")
+if [ "$HOST_VALGRIND" = 1 ]; then
+  host_cmd=(valgrind -q --error-exitcode=77 --leak-check=full --show-leak-kinds=definite
+            --errors-for-leak-kinds=definite "$work/host")
+fi
 scenario_timeout=$((host_timeout + 15))
 if [ -n "$ODD_LIB" ]; then
   odd=$ODD_LIB; [ "$odd" = ref ] && odd=
@@ -97,7 +105,7 @@ for s in "${names[@]}"; do
   case "$s" in abort|abort_in_fence) want_rc=3 ;; *) want_rc=0 ;; esac
   start=$(date +%s)
   env LD_LIBRARY_PATH="$HOST_LIB" timeout -k 5 "$scenario_timeout" \
-    "$work/host" -n "$N" -t "$host_timeout" -- "${client_cmd[@]}" "$s" \
+    "${host_cmd[@]}" -n "$N" -t "$host_timeout" -- "${client_cmd[@]}" "$s" \
     >"$work/$s.out" 2>"$work/$s.err"
   rc=$?
   secs=$(( $(date +%s) - start ))
