@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{cc, manifest_dir, our_library, scratch_dir};
+use support::{cc, manifest_dir, open_fds, our_library, rss_kb, scratch_dir};
 
 const EXAMPLES: &str = "/usr/share/doc/libpmix-dev/examples";
 
@@ -645,19 +645,6 @@ fn psets_of_the_command_line_job() {
             "{out}"
         );
     }
-}
-
-fn open_fds(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
-}
-
-fn rss_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }
 
 /// 200 jobs spawned one after the other into a persistent pmixrun (each a PMIx client that

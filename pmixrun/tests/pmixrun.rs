@@ -261,6 +261,11 @@ fn normalize_nspaces(s: &str) -> String {
     out
 }
 
+/// What `tclient hello` prints in a job of `n`, sorted.
+fn hellos(n: u32) -> Vec<String> {
+    (0..n).map(|i| format!("hello from {i} of {n}")).collect()
+}
+
 fn sorted_lines(s: &str) -> Vec<String> {
     let mut v: Vec<String> = s.lines().map(str::to_string).collect();
     v.sort();
@@ -288,9 +293,7 @@ fn back_to_back_jobs_neither_hang_nor_complain() {
         assert_eq!(run.code(), Some(0), "job {job}: {}", run.explain());
         assert_eq!(
             sorted_lines(&run.stdout()),
-            (0..4)
-                .map(|i| format!("hello from {i} of 4"))
-                .collect::<Vec<_>>(),
+            hellos(4),
             "job {job}: {}",
             run.explain()
         );
@@ -375,9 +378,7 @@ fn hello_on_both_libraries() {
         assert_eq!(r.code(), Some(0), "{lib:?}: {}", r.explain());
         assert_eq!(
             sorted_lines(&r.stdout()),
-            (0..4)
-                .map(|i| format!("hello from {i} of 4"))
-                .collect::<Vec<_>>(),
+            hellos(4),
             "{lib:?}: {}",
             r.explain()
         );

@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 #[path = "../../pmixrun/tests/support/mod.rs"]
 mod support;
-use support::{build_release, cc, install_library, manifest_dir, ref_inc, scratch_dir};
+use support::{
+    build_release, cc, install_library, manifest_dir, open_fds, ref_inc, rss_kb, scratch_dir,
+};
 
 /// How long a test waits for a job to get ready (a bound against hangs, not a timing).
 const READY_WAIT: Duration = Duration::from_secs(90);
@@ -794,19 +796,6 @@ fn sixty_four_tools_at_once_are_all_served() {
         );
     }
     job.stop();
-}
-
-fn open_fds(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
-}
-
-fn rss_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }
 
 /// 600 tool connections, one after the other, to a running pmixrun leave its descriptors as

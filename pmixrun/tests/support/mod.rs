@@ -115,3 +115,18 @@ pub fn cc(src: &Path, out: &Path, inc: &Path, extra: &[&str]) {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// How many descriptors process `pid` has open.
+pub fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
+}
+
+/// The resident set of process `pid`, in kB (`VmRSS`).
+pub fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
