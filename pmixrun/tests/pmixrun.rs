@@ -266,6 +266,19 @@ fn hellos(n: u32) -> Vec<String> {
     (0..n).map(|i| format!("hello from {i} of {n}")).collect()
 }
 
+/// Tagged stdout (`--tag-output`) split by tag: each tag's lines, in order.
+fn stdout_by_tag(out: &str) -> BTreeMap<String, Vec<String>> {
+    let mut per_tag: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in out.lines() {
+        let (tag, text) = line.split_once("<stdout>: ").expect("tagged");
+        per_tag
+            .entry(tag.to_string())
+            .or_default()
+            .push(text.to_string());
+    }
+    per_tag
+}
+
 fn sorted_lines(s: &str) -> Vec<String> {
     let mut v: Vec<String> = s.lines().map(str::to_string).collect();
     v.sort();
@@ -768,14 +781,7 @@ fn a_rank_closing_its_output_early_stops_no_other() {
         &["-n", "4", "--tag-output", "sh", "-c", script],
     );
     assert_eq!(r.code(), Some(0), "{}", r.explain());
-    let mut per_rank: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in r.stdout().lines() {
-        let (tag, text) = line.split_once("<stdout>: ").expect("tagged");
-        per_rank
-            .entry(tag.to_string())
-            .or_default()
-            .push(text.to_string());
-    }
+    let per_rank = stdout_by_tag(&r.stdout());
     let want: Vec<String> = (1..=50000).map(|i| i.to_string()).collect();
     assert_eq!(per_rank.len(), 3, "{:?}", per_rank.keys());
     for (tag, lines) in &per_rank {
@@ -828,14 +834,7 @@ fn output_arrives_complete_and_in_order() {
         ],
     );
     assert_eq!(r.code(), Some(0), "{}", r.stderr());
-    let mut per_rank: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in r.stdout().lines() {
-        let (tag, text) = line.split_once("<stdout>: ").expect("tagged");
-        per_rank
-            .entry(tag.to_string())
-            .or_default()
-            .push(text.to_string());
-    }
+    let per_rank = stdout_by_tag(&r.stdout());
     assert_eq!(per_rank.len(), 4);
     let mut want: Vec<String> = (1..=20000).map(|i| i.to_string()).collect();
     want.push("tail".into());
