@@ -2322,6 +2322,7 @@ impl Shared {
             let later = !has_key
                 && key.is_some_and(|k| {
                     st.clients.contains_key(target)
+                        && !st.ended.contains(target)
                         && st.modex.may_commit_later(target, k.as_bytes())
                 });
             if has_key || reserved || (has_committed && !later) {
@@ -2331,7 +2332,9 @@ impl Shared {
                 blobs.push(blob_of(mode, target, &kvals));
             }
             if !found {
-                let waiting_on_local = st.clients.contains_key(target) && !st.dead.contains(target);
+                let waiting_on_local = st.clients.contains_key(target)
+                    && !st.dead.contains(target)
+                    && !st.ended.contains(target);
                 if !immediate && !waiting_on_local && ask_host && !st.clients.contains_key(target) {
                     return false;
                 }
@@ -2517,6 +2520,8 @@ impl Shared {
         }
         if peer.finalized {
             self.state.lock().ended.insert(peer.proc.clone());
+            // Gets waiting for what it would have committed are answered now.
+            self.retry_gets(r);
             return;
         }
         // A client that died: fail every collective that waits for it, and tell the host

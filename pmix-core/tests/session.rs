@@ -317,6 +317,41 @@ fn get_and_fence_honour_timeouts_and_a_dead_peer_fails_the_fence() {
     assert!(took < Duration::from_secs(5));
 }
 
+/// A get of a key a local peer has not committed waits for the commit that brings it, even
+/// when the peer committed other keys before (as the reference's server does), and is
+/// answered NOT_FOUND once the peer has finalized without it.
+#[test]
+fn a_get_waits_for_a_later_commit_until_the_peer_finalizes() {
+    let (_s, envs) = job(2);
+    let a = Arc::new(Client::connect(Some(envs[0].clone())).expect("connect"));
+    let b = Arc::new(Client::connect(Some(envs[1].clone())).expect("connect"));
+    a.put(PMIX_GLOBAL, "early".into(), Value::Uint32(1))
+        .unwrap();
+    a.commit().unwrap();
+    let rank0 = Proc::new("ns", 0);
+    // (A bound, so that a get left waiting fails the test instead of hanging it.)
+    let bound = [Info::new(key(PMIX_TIMEOUT), Value::Int(10))];
+    let asker = |b: &Arc<Client>, k: &'static [u8]| {
+        let (b, p, t) = (b.clone(), rank0.clone(), bound.clone());
+        std::thread::spawn(move || b.get(&p, k, &t))
+    };
+    let late = asker(&b, b"late");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!late.is_finished(), "the get did not wait for the commit");
+    a.put(PMIX_GLOBAL, "late".into(), Value::Uint32(2)).unwrap();
+    a.commit().unwrap();
+    assert_eq!(late.join().unwrap().unwrap(), Value::Uint32(2));
+    let never = asker(&b, b"never");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!never.is_finished(), "the get did not wait for the peer");
+    let t0 = Instant::now();
+    a.finalize().unwrap();
+    let r = never.join().unwrap();
+    assert_eq!(r.unwrap_err().status(), PMIX_ERR_NOT_FOUND);
+    assert!(t0.elapsed() < Duration::from_secs(5));
+    b.finalize().unwrap();
+}
+
 /// Names every tool "tools" rank 0, answering from another thread once `go` is sent (the
 /// way a resource manager answers after asking the rest of its system).
 struct LateToolHost {
