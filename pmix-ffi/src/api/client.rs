@@ -1864,37 +1864,15 @@ impl DistanceRequest {
         topology::local()?.device_distances(cs, types, &ids, &host)
     }
 
-    /// Computes the distances here; a process that cannot load a topology asks its server
-    /// instead, as the reference's client does. `done` runs once with the answer (at once
-    /// when it is computed here, or when there is no server to ask: then the local error
-    /// stands).
-    fn start(self, done: DistDone) {
-        if pmix_core::topology::local().is_err()
-            && let Ok(c) = lifecycle::client()
-        {
-            let slot = Arc::new(std::sync::Mutex::new(Some(done)));
-            let answer = slot.clone();
-            let asked = c.compute_distances_nb(
-                self.cpuset.as_ref(),
-                &self.directives,
-                Box::new(move |r| {
-                    if let Some(done) = answer.lock().ok().and_then(|mut d| d.take()) {
-                        done(r);
-                    }
-                }),
-            );
-            if asked.is_err()
-                && let Some(done) = slot.lock().ok().and_then(|mut d| d.take())
-            {
-                done(self.compute());
-            }
-            return;
+    /// The server to ask instead, as the reference's client does: when this process
+    /// cannot load a topology and has a server.
+    fn server_to_ask() -> Option<Arc<pmix_core::client::Client>> {
+        if pmix_core::topology::local().is_ok() {
+            return None;
         }
-        done(self.compute());
+        lifecycle::client().ok().filter(|c| c.connected())
     }
 }
-
-type DistDone = Box<dyn FnOnce(Result<Vec<pmix_core::values::DeviceDistance>>) + Send>;
 
 fn distances_to_c(d: &[pmix_core::values::DeviceDistance]) -> Result<*mut pmix_device_distance_t> {
     let items: Vec<Value> = d
@@ -1929,13 +1907,11 @@ pub unsafe extern "C" fn PMIx_Compute_distances(
         let (out, n) = unsafe { (ptr::req_mut(distances)?, ptr::req_mut(ndist)?) };
         // SAFETY: per this function's contract.
         let req = unsafe { DistanceRequest::from_c(topo, cpuset, info, ninfo) }?;
-        let d = if pmix_core::topology::local().is_ok() {
-            req.compute()?
-        } else {
-            wait(|done| {
-                req.start(done);
-                Ok(())
-            })?
+        let d = match DistanceRequest::server_to_ask() {
+            Some(c) => {
+                wait(|done| c.compute_distances_nb(req.cpuset.as_ref(), &req.directives, done))?
+            }
+            None => req.compute()?,
         };
         *out = distances_to_c(&d)?;
         *n = d.len();
@@ -1993,29 +1969,17 @@ pub unsafe extern "C" fn PMIx_Compute_distances_nb(
                 unsafe { f(status, ptr, n, d.0, Some(release_dists), rel) };
             })
         };
-        // The callback runs on the progress thread, never inside this call.
-        let c2 = c.clone();
-        req.start(Box::new(move |r| {
-            if pmix_core::progress::on_progress_thread() {
-                answer(r);
-            } else {
-                // Posted (so that it runs on the progress thread); run here only if the
-                // progress thread is gone, rather than lose it.
-                let answer = std::sync::Arc::new(std::sync::Mutex::new(Some((answer, r))));
-                let posted = answer.clone();
-                let sent = c2.post(move || {
-                    if let Some((a, r)) = posted.lock().ok().and_then(|mut x| x.take()) {
-                        a(r);
-                    }
-                });
-                if sent.is_err()
-                    && let Some((a, r)) = answer.lock().ok().and_then(|mut x| x.take())
-                {
-                    a(r);
-                }
+        // The callback runs on the progress thread, never inside this call: the server's
+        // answer arrives there; one computed here is posted there.
+        match DistanceRequest::server_to_ask() {
+            Some(server) => {
+                server.compute_distances_nb(req.cpuset.as_ref(), &req.directives, Box::new(answer))
             }
-        }));
-        Ok(())
+            None => {
+                let r = req.compute();
+                c.post(move || answer(r))
+            }
+        }
     })
 }
 
