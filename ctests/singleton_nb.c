@@ -14,13 +14,19 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int calls, inside;
 static pthread_t caller;
 
-static void note_call(void)
+/* Waits until the caller has returned from the call (it holds caller_lock around the call
+ * and its report of the call); inside the call, on the caller's thread, this deadlocks. */
+static void after_the_call(void)
 {
     if (pthread_equal(pthread_self(), caller)) {
         inside++;
     }
-    pthread_mutex_lock(&caller_lock); /* held by the caller during the call */
+    pthread_mutex_lock(&caller_lock);
     pthread_mutex_unlock(&caller_lock);
+}
+
+static void count_call(void)
+{
     pthread_mutex_lock(&lock);
     calls++;
     pthread_cond_signal(&cond);
@@ -29,15 +35,17 @@ static void note_call(void)
 
 static void op_cb(pmix_status_t status, void *cbdata)
 {
+    after_the_call();
     printf("%s callback: %s\n", (const char *) cbdata, PMIx_Error_string(status));
-    note_call();
+    count_call();
 }
 
 static void value_cb(pmix_status_t status, pmix_value_t *v, void *cbdata)
 {
+    after_the_call();
     printf("%s callback: %s, %s\n", (const char *) cbdata, PMIx_Error_string(status),
            v != NULL && v->type == PMIX_UINT32 ? "a uint32" : "no uint32");
-    note_call();
+    count_call();
 }
 
 static void wait_calls(int n)
