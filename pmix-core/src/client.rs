@@ -499,24 +499,12 @@ impl Client {
     pub fn post(&self, f: impl FnOnce() + Send + 'static) -> Result<()> {
         match &self.conn {
             Some(c) => c.progress().post(move |_| f()),
-            None => {
-                let slot = Arc::new(Mutex::new(Some(f)));
-                let theirs = slot.clone();
-                let spawned = std::thread::Builder::new()
-                    .name("pmix-callback".into())
-                    .spawn(move || {
-                        if let Some(f) = theirs.lock().take() {
-                            f();
-                        }
-                    });
-                if spawned.is_err()
-                    && let Some(f) = slot.lock().take()
-                {
-                    // No thread to be had: late rather than never.
-                    f();
-                }
-                Ok(())
-            }
+            // Without a thread, an error: the caller then expects no callback.
+            None => std::thread::Builder::new()
+                .name("pmix-callback".into())
+                .spawn(f)
+                .map(drop)
+                .map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE)),
         }
     }
 
