@@ -691,7 +691,10 @@ impl Shared {
                     .filter(|p| p.wants(&source, channel))
                     .filter_map(|p| Some((p.conn, st.peers.get(&p.conn)?.mode, p.local_ref)))
                     .collect();
-                if targets.is_empty() {
+                // Cached for a later pull only while the namespace is registered: what
+                // arrives after its deregistration (the host's last reads race it) would
+                // stay cached for ever.
+                if targets.is_empty() && st.jobs.contains_key(&source.nspace) {
                     let complete = crate::iof::is_complete(&info);
                     st.iof_cache
                         .add(me.cfg.iof_cache, &source, channel, bytes, complete);

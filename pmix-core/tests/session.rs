@@ -620,6 +620,42 @@ fn output_before_the_pull_is_cached_and_replayed_once() {
     c.finalize().unwrap();
 }
 
+/// Output of a namespace the server does not know (never registered, or deregistered
+/// before the host's last delivery) is not cached: no later pull replays it, and a
+/// long-lived host does not pile it up.
+#[test]
+fn output_of_an_unknown_namespace_is_not_cached() {
+    let (s, envs) = job(1);
+    let c = Client::connect(Some(envs[0].clone())).expect("connect");
+    let out = PMIX_FWD_STDOUT_CHANNEL;
+    s.register_nspace(&PStr::from("gone"), 1, &[]).unwrap();
+    s.deregister_nspace(&PStr::from("gone"));
+    for ns in ["gone", "never"] {
+        s.iof_deliver(&Proc::new(ns, 0), out, b"late", &complete())
+            .unwrap();
+    }
+    // Known, for comparison: this one is cached and replayed.
+    s.iof_deliver(&Proc::new("ns", 0), out, b"kept", &complete())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    let (got, h) = recorder();
+    let all = [
+        Proc::new("gone", PMIX_RANK_WILDCARD),
+        Proc::new("never", PMIX_RANK_WILDCARD),
+        Proc::new("ns", PMIX_RANK_WILDCARD),
+    ];
+    let id = c.iof_pull(&all, &[], out, Some(h)).expect("pull");
+    wait_for_end(&got);
+    std::thread::sleep(Duration::from_millis(100));
+    {
+        let g = got.lock().unwrap();
+        let bytes: Vec<u8> = g.iter().flat_map(|x| x.2.clone()).collect();
+        assert_eq!(bytes, b"kept");
+    }
+    c.iof_deregister(id, &[]).unwrap();
+    c.finalize().unwrap();
+}
+
 #[test]
 fn redirect_is_visible_to_the_host_while_registered() {
     let (s, envs) = job(1);
