@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod support;
-use support::{cc, manifest_dir, open_fds, our_library, rss_kb, scratch_dir};
+use support::{cc, manifest_dir, open_fds, open_fds_settled, our_library, rss_kb, scratch_dir};
 
 const EXAMPLES: &str = "/usr/share/doc/libpmix-dev/examples";
 
@@ -669,11 +669,11 @@ fn two_hundred_jobs_in_a_persistent_pmixrun_leak_nothing() {
         "{}",
         explain(&o)
     );
-    let start = Instant::now();
-    while open_fds(s.pid) != fds && start.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert_eq!(open_fds(s.pid), fds, "pmixrun's descriptors after 200 jobs");
+    assert_eq!(
+        open_fds_settled(s.pid, fds),
+        fds,
+        "pmixrun's descriptors after 200 jobs"
+    );
     let grown = rss_kb(s.pid).saturating_sub(rss);
     eprintln!("pmixrun: {fds} descriptors; RSS {rss} kB, then {grown} kB more after 200 jobs");
     assert!(

@@ -121,6 +121,16 @@ pub fn open_fds(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
 }
 
+/// How many descriptors process `pid` has open once the count is back to `want`, or after
+/// 5 s (connections that just ended may still be closing).
+pub fn open_fds_settled(pid: u32, want: usize) -> usize {
+    let start = std::time::Instant::now();
+    while open_fds(pid) != want && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    open_fds(pid)
+}
+
 /// The resident set of process `pid`, in kB (`VmRSS`).
 pub fn rss_kb(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
