@@ -5,8 +5,9 @@
 //! (`print`), node and process maps (`regex`) and the attribute dictionary (`attrs`).
 //! It uses `pmix-sys` for the numeric values of constants (status codes, data type ids),
 //! never for its `repr(C)` structures or raw pointers; `pmix-ffi` does all conversion.
-// `deny`, not `forbid`: the one module allowed `unsafe` is `datastore::segment` (the mmap of
-// the job-data segment), whose module docs state its invariants.
+// `deny`, not `forbid`: the modules allowed `unsafe` are `datastore::segment` (the mmap of
+// the job-data segment) and `security` (a user's groups from the C library), whose module
+// docs state their invariants.
 #![deny(unsafe_code)]
 
 pub mod attrs;
@@ -26,6 +27,7 @@ pub mod progress;
 pub mod regex;
 pub mod rendezvous;
 pub mod requester;
+pub mod security;
 pub mod server;
 pub mod tool;
 pub mod topology;

@@ -46,8 +46,11 @@ pub enum Peer {
     /// A TCP connection's two addresses (the owner is looked up only when asked: it costs a
     /// netlink round trip).
     Tcp(SocketAddr, SocketAddr),
-    /// A Unix socket's peer uid (`SO_PEERCRED`, taken when it connected).
-    Unix(u32),
+    /// A Unix socket's peer uid and gid (`SO_PEERCRED`, taken when it connected).
+    Unix {
+        uid: u32,
+        gid: u32,
+    },
     Unknown,
 }
 
@@ -56,7 +59,7 @@ impl Peer {
     pub fn uid(&self) -> Option<u32> {
         match *self {
             Peer::Tcp(local, peer) => crate::wire::tcp_peer_uid(local, peer),
-            Peer::Unix(uid) => Some(uid),
+            Peer::Unix { uid, .. } => Some(uid),
             Peer::Unknown => None,
         }
     }
@@ -110,8 +113,12 @@ impl Stream {
                 (Ok(l), Ok(p)) => Peer::Tcp(l, p),
                 _ => Peer::Unknown,
             },
-            Stream::Unix(s) => rustix::net::sockopt::socket_peercred(s)
-                .map_or(Peer::Unknown, |c| Peer::Unix(c.uid.as_raw())),
+            Stream::Unix(s) => {
+                rustix::net::sockopt::socket_peercred(s).map_or(Peer::Unknown, |c| Peer::Unix {
+                    uid: c.uid.as_raw(),
+                    gid: c.gid.as_raw(),
+                })
+            }
         }
     }
 

@@ -163,6 +163,22 @@ fn private_dir(d: &std::path::Path) -> std::io::Result<()> {
     }
 }
 
+/// Puts the requester's verified `PMIX_USERID` and `PMIX_GRPID` in `info`, in place of any
+/// the request carried: the host decides on them (the reference hands publish, lookup and
+/// unpublish a `PMIX_USERID`, and Open MPI's data server refuses requests without one; we
+/// give both to every upcall that acts, `docs/security.md`).
+fn push_requester(info: &mut Vec<Info>, ids: crate::security::PeerIds) {
+    info.retain(|i| !i.is(PMIX_USERID) && !i.is(PMIX_GRPID));
+    info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(ids.uid)));
+    info.push(Info::new(PMIX_GRPID.to_bytes(), Value::Uint32(ids.gid)));
+}
+
+/// `info` with the requester's verified ids (`push_requester`).
+fn requester_info(peer: &Peer, mut info: Vec<Info>) -> Vec<Info> {
+    push_requester(&mut info, peer.ids);
+    info
+}
+
 /// The host name without its domain (or `PMIX_HOSTNAME`).
 pub fn local_hostname() -> PStr {
     if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
@@ -186,6 +202,8 @@ struct Peer {
     kind: PeerKind,
     /// The peer declared gds "rsshm": its job data comes as a segment to map.
     shm: bool,
+    /// Its uid and gid, verified at the handshake: what the host is told of every request.
+    ids: crate::security::PeerIds,
     finalized: bool,
     /// Event codes registered; `None` inside = a default handler.
     codes: Vec<Option<pmix_status_t>>,
@@ -841,28 +859,31 @@ impl Shared {
         if !matches!(hello.bfrops.as_bytes(), b"v41" | b"v4") {
             return Self::refuse(r, id, None);
         }
-        // Native security: the credential (clients) or the stated ids (tools) must match
-        // the registration, and, unlike the reference, the kernel's owner of the socket.
-        let (uid, gid) = if hello.kind.is_tool() {
-            (hello.uid, hello.gid)
-        } else if hello.psec.as_bytes() == b"native" {
-            match handshake::parse_native_cred(&hello.cred) {
-                Some(ids) => ids,
+        // What the peer claims: its native credential; a tool's stated ids stand in for a
+        // tool without one. `psec` "none" claims nothing.
+        let claimed = match hello.psec.as_bytes() {
+            b"native" => match handshake::parse_native_cred(&hello.cred) {
+                Some(ids) => Some(ids),
+                None if hello.kind.is_tool() => Some((hello.uid, hello.gid)),
                 None => return Self::refuse(r, id, None),
-            }
-        } else if hello.psec.as_bytes() == b"none" {
-            (u32::MAX, u32::MAX)
-        } else {
-            return Self::refuse(r, id, None);
+            },
+            b"none" => None,
+            _ => return Self::refuse(r, id, None),
         };
-        if self.cfg.check_peer_uid
-            && hello.psec.as_bytes() == b"native"
-            && peer.uid().is_some_and(|real| real != uid)
-        {
-            return Self::refuse(r, id, Some(PMIX_ERR_INVALID_CRED));
-        }
+        // Who the peer is, from the kernel (`security`): a claim that contradicts it is
+        // refused, and what the server acts on is never the claim. (Only the fuzz target,
+        // whose peers are no sockets, turns this off.)
+        let ids = if self.cfg.check_peer_uid {
+            match crate::security::verify(&peer, claimed) {
+                Ok(ids) => ids,
+                Err(e) => return Self::refuse(r, id, Some(e.status())),
+            }
+        } else {
+            let (uid, gid) = claimed.unwrap_or((hello.uid, hello.gid));
+            crate::security::PeerIds { uid, gid }
+        };
         if hello.kind.is_tool() {
-            return self.tool_handshake(r, id, hello, phase);
+            return self.tool_handshake(r, id, hello, ids, phase);
         }
         let Some(proc) = hello.id.clone() else {
             return Self::refuse(r, id, None);
@@ -877,7 +898,9 @@ impl Shared {
                 drop(st);
                 return Self::refuse(r, id, None);
             }
-            if hello.psec.as_bytes() == b"native" && (reg.uid != uid || reg.gid != gid) {
+            // A client is the user it was registered as (the host said which), whatever
+            // it claims.
+            if reg.uid != ids.uid || reg.gid != ids.gid {
                 drop(st);
                 return Self::refuse(r, id, Some(PMIX_ERR_INVALID_CRED));
             }
@@ -890,17 +913,20 @@ impl Shared {
         if r.send(id, reply).is_err() {
             return;
         }
-        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
-        self.attach(r, id, proc, hello.buffer_type, hello.kind, shm);
+        self.attach(r, id, proc, &hello, ids);
     }
 
-    /// A tool's handshake: the host names the tool (`tool_connected`), possibly later and
-    /// from another thread; the answer comes back to the progress thread.
+    /// A tool's handshake: the host approves and names the tool (`tool_connected`, given
+    /// the tool's verified uid and gid), possibly later and from another thread; the answer
+    /// comes back to the progress thread. A host without that upcall has approved no tool:
+    /// every tool is refused (the standard's rule; the reference accepts a tool that names
+    /// itself, `docs/security.md`).
     fn tool_handshake(
         self: &Arc<Self>,
         r: &mut Reactor,
         id: ConnId,
         hello: Hello,
+        ids: crate::security::PeerIds,
         phase: &Arc<AtomicU8>,
     ) {
         let mut info = hello.info.clone();
@@ -908,8 +934,7 @@ impl Shared {
             PMIX_VERSION_INFO.to_bytes(),
             Value::String(Some(hello.version.clone())),
         ));
-        info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(hello.uid)));
-        info.push(Info::new(PMIX_GRPID.to_bytes(), Value::Uint32(hello.gid)));
+        push_requester(&mut info, ids);
         if let Some(id) = &hello.id {
             info.push(Info::new(
                 PMIX_NSPACE.to_bytes(),
@@ -919,8 +944,7 @@ impl Shared {
         }
         if !self.host.provides(Upcall::ToolConnected) {
             phase.store(DONE, Ordering::SeqCst);
-            let assigned = hello.id.clone().ok_or(Error::NotSupported);
-            return self.tool_answer(r, id, hello, assigned);
+            return Self::refuse(r, id, Some(PMIX_ERR_NOT_SUPPORTED));
         }
         phase.store(HOST, Ordering::SeqCst);
         let (me, phase) = (self.clone(), phase.clone());
@@ -934,7 +958,7 @@ impl Shared {
                         .compare_exchange(HOST, DONE, Ordering::SeqCst, Ordering::SeqCst)
                         .is_ok()
                     {
-                        me.tool_answer(r, id, hello, assigned);
+                        me.tool_answer(r, id, hello, ids, assigned);
                     }
                 });
             }),
@@ -946,6 +970,7 @@ impl Shared {
         r: &mut Reactor,
         id: ConnId,
         hello: Hello,
+        ids: crate::security::PeerIds,
         assigned: Result<Proc>,
     ) {
         let proc = match assigned {
@@ -965,21 +990,22 @@ impl Shared {
             // The tool can send no request: answered, it is done (once the answer is out).
             return r.close(id, Error::Unreach);
         }
-        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
-        self.attach(r, id, proc, hello.buffer_type, hello.kind, shm);
+        self.attach(r, id, proc, &hello, ids);
     }
 
-    /// A connection that passed its handshake becomes a peer: the wire's framing and the
-    /// request dispatcher take it over.
+    /// A connection that passed its handshake becomes a peer, `proc` with the verified
+    /// `ids`: the wire's framing and the request dispatcher take it over.
     fn attach(
         self: &Arc<Self>,
         r: &mut Reactor,
         id: ConnId,
         proc: Proc,
-        mode: BufferType,
-        kind: PeerKind,
-        shm: bool,
+        hello: &Hello,
+        ids: crate::security::PeerIds,
     ) {
+        let (mode, kind) = (hello.buffer_type, hello.kind);
+        // The peer declared gds "rsshm": its job data comes as a segment to map.
+        let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
         let handler = Box::new(PeerConn {
             server: self.clone(),
         });
@@ -999,6 +1025,7 @@ impl Shared {
                 mode,
                 kind,
                 shm,
+                ids,
                 finalized: false,
                 codes: Vec::new(),
             },
@@ -1322,8 +1349,9 @@ impl Shared {
                     .abort(me, status, msg.as_ref().map(PStr::as_bytes), &procs, done);
             }
             cmd::PUBLISHNB => {
-                let uid = u.u32()?;
-                let info = self.with_uid(me, uid, u.infos()?);
+                // The uid the request states is not used: the verified one is.
+                let _claimed_uid = u.u32()?;
+                let info = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::Publish) {
                     return Err(Error::NotSupported);
                 }
@@ -1333,10 +1361,10 @@ impl Shared {
                 self.host.publish(me, &info, done);
             }
             cmd::LOOKUPNB => {
-                let uid = u.u32()?;
+                let _claimed_uid = u.u32()?;
                 let n = u.size()?;
                 let keys = u.strings(n)?;
-                let info = self.with_uid(me, uid, u.infos()?);
+                let info = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::Lookup) {
                     return Err(Error::NotSupported);
                 }
@@ -1351,10 +1379,10 @@ impl Shared {
                 self.host.lookup(me, &keys, &info, done);
             }
             cmd::UNPUBLISHNB => {
-                let uid = u.u32()?;
+                let _claimed_uid = u.u32()?;
                 let n = u.size()?;
                 let keys = u.strings(n)?;
-                let info = self.with_uid(me, uid, u.infos()?);
+                let info = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::Unpublish) {
                     return Err(Error::NotSupported);
                 }
@@ -1364,7 +1392,7 @@ impl Shared {
                 self.host.unpublish(me, &keys, &info, done);
             }
             cmd::SPAWNNB => {
-                let info = u.infos()?;
+                let info = requester_info(peer, u.infos()?);
                 let apps = u.apps()?;
                 if !self.host.provides(Upcall::Spawn) {
                     return Err(Error::NotSupported);
@@ -1548,7 +1576,7 @@ impl Shared {
             cmd::LOG => {
                 let _time = u.one(PMIX_TIME)?;
                 let data = u.infos()?;
-                let dirs = if u.at_end() { Vec::new() } else { u.infos()? };
+                let dirs = requester_info(peer, if u.at_end() { Vec::new() } else { u.infos()? });
                 if !self.host.provides(Upcall::Log) {
                     return Err(Error::NotSupported);
                 }
@@ -1562,7 +1590,7 @@ impl Shared {
                     Value::AllocDirective(d) => d,
                     _ => return Err(Error::UnpackFailure),
                 };
-                let info = u.infos()?;
+                let info = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::Allocate) {
                     return Err(Error::NotSupported);
                 }
@@ -1585,6 +1613,7 @@ impl Shared {
                 if !self.host.provides(Upcall::JobControl) {
                     return Err(Error::NotSupported);
                 }
+                let dirs = requester_info(peer, dirs);
                 let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
                 self.host.job_control(me, &targets, &dirs, done);
             }
@@ -1594,7 +1623,7 @@ impl Shared {
                     _ => return Err(Error::UnpackFailure),
                 };
                 let error = u.status()?;
-                let dirs = u.infos()?;
+                let dirs = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::Monitor) {
                     return Err(Error::NotSupported);
                 }
@@ -1602,7 +1631,7 @@ impl Shared {
                 self.host.monitor(me, &monitor, error, &dirs, done);
             }
             cmd::GET_CREDENTIAL => {
-                let dirs = u.infos()?;
+                let dirs = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::GetCredential) {
                     return Err(Error::NotSupported);
                 }
@@ -1618,7 +1647,7 @@ impl Shared {
             }
             cmd::VALIDATE_CRED => {
                 let cred = u.bytes()?;
-                let dirs = u.infos()?;
+                let dirs = requester_info(peer, u.infos()?);
                 if !self.host.provides(Upcall::ValidateCredential) {
                     return Err(Error::NotSupported);
                 }
@@ -1687,6 +1716,7 @@ impl Shared {
                         }
                         finish(r, res)
                     });
+                    let dirs = requester_info(peer, dirs);
                     self.host.iof_pull(&procs, &dirs, channels, done);
                 } else {
                     finish(r, Ok(()));
@@ -1694,7 +1724,7 @@ impl Shared {
             }
             cmd::IOF_PUSH => {
                 let targets = u.procs()?;
-                let dirs = u.infos()?;
+                let dirs = requester_info(peer, u.infos()?);
                 let data = if u.at_end() { None } else { Some(u.bytes()?) };
                 if !self.host.provides(Upcall::PushStdin) {
                     return Err(Error::NotSupported);
@@ -1731,6 +1761,7 @@ impl Shared {
                         Info::new(PMIX_FABRIC_INDEX.to_bytes(), Value::Size(u.size()? as u64));
                     (PMIX_FABRIC_UPDATE_INFO, vec![index])
                 };
+                let dirs = requester_info(peer, dirs);
                 let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
                 self.host.fabric(me, op, &dirs, done);
             }
@@ -1800,16 +1831,6 @@ impl Shared {
         } else {
             topology::local()?.device_distances(&cs, types, &ids, &host)
         }
-    }
-
-    /// The requester's info plus `PMIX_USERID`, as the reference hands publish, lookup and
-    /// unpublish to the host (Open MPI's data server refuses requests without it). The uid
-    /// is the one the client was registered with; the one in the request only stands in
-    /// for peers registered without one (tools).
-    fn with_uid(&self, me: &Proc, claimed: u32, mut info: Vec<Info>) -> Vec<Info> {
-        let uid = self.state.lock().clients.get(me).map_or(claimed, |c| c.uid);
-        info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(uid)));
-        info
     }
 
     /// Records a group that clients formed among themselves by invitation: the reference's
