@@ -108,6 +108,16 @@ pub struct Cli {
     /// file tools look for with PMIX_CONNECT_TO_SYSTEM).
     #[arg(long)]
     pub system_server: bool,
+    /// Also serve tools of these users (names or uids, comma-separated; may be repeated).
+    /// By default only pmixrun's own user is served: an allowed user's tools may query,
+    /// spawn, signal and feed stdin as pmixrun's user does, so name only users you would
+    /// trust with your account.
+    #[arg(long, value_name = "USER[,USER...]")]
+    pub allow_user: Vec<String>,
+    /// Also serve tools of the members of these groups (names or gids, comma-separated;
+    /// may be repeated).
+    #[arg(long, value_name = "GROUP[,GROUP...]")]
+    pub allow_group: Vec<String>,
     /// Define a process set NAME holding every process of the command line's job. May be
     /// repeated.
     #[arg(long, value_name = "NAME")]

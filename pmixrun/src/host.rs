@@ -58,7 +58,7 @@ fn int_of(v: &Value) -> Option<i64> {
 }
 
 /// Keys a publish, lookup or unpublish request carries as directives, not data.
-const DIRECTIVES: [&std::ffi::CStr; 7] = [
+const DIRECTIVES: [&std::ffi::CStr; 9] = [
     PMIX_RANGE,
     PMIX_PERSISTENCE,
     PMIX_USERID,
@@ -66,7 +66,29 @@ const DIRECTIVES: [&std::ffi::CStr; 7] = [
     PMIX_TIMEOUT,
     PMIX_WAIT,
     PMIX_ACCESS_PERMISSIONS,
+    PMIX_ACCESS_USERIDS,
+    PMIX_ACCESS_GRPIDS,
 ];
+
+/// The ids a publish's `PMIX_ACCESS_USERIDS` (or `_GRPIDS`) names: an array of ids, or one.
+fn id_list(info: &[Info], k: &std::ffi::CStr) -> Option<Vec<u32>> {
+    let v = find(info, k)?;
+    let one = |v: &Value| v.as_u64().and_then(|x| u32::try_from(x).ok());
+    Some(match v {
+        Value::DataArray(a) => a.items.iter().filter_map(one).collect(),
+        other => one(other).into_iter().collect(),
+    })
+}
+
+/// Who may read data published with `info`: `None` for anyone in range.
+fn readers_of(info: &[Info]) -> Option<(Vec<u32>, Vec<u32>)> {
+    let users = id_list(info, PMIX_ACCESS_USERIDS);
+    let groups = id_list(info, PMIX_ACCESS_GRPIDS);
+    if users.is_none() && groups.is_none() {
+        return None;
+    }
+    Some((users.unwrap_or_default(), groups.unwrap_or_default()))
+}
 
 fn range_of(info: &[Info], default: pmix_data_range_t) -> pmix_data_range_t {
     match find(info, PMIX_RANGE) {
@@ -74,6 +96,20 @@ fn range_of(info: &[Info], default: pmix_data_range_t) -> pmix_data_range_t {
         Some(v) => int_of(v).map_or(default, |x| x as pmix_data_range_t),
         None => default,
     }
+}
+
+/// Whether a requester with verified ids `ids` may read `d` (its `PMIX_ACCESS_USERIDS`
+/// and `_GRPIDS`; a requester whose ids are not known reads only unrestricted data).
+fn readable(d: &Published, ids: Option<(u32, u32)>) -> bool {
+    let Some((users, groups)) = &d.readers else {
+        return true;
+    };
+    ids.is_some_and(|(u, g)| {
+        users.contains(&u)
+            || groups
+                .iter()
+                .any(|&x| x == g || pmix_core::security::in_group(u, x))
+    })
 }
 
 /// Whether `who` may see `d` when looking within `range`.
@@ -87,13 +123,19 @@ fn visible(d: &Published, who: &Proc, range: pmix_data_range_t) -> bool {
     by(d.range) && by(range)
 }
 
-/// The published data of `keys` that `who` can see.
-pub fn lookup_in(st: &State, who: &Proc, keys: &[PStr], range: pmix_data_range_t) -> Vec<Pdata> {
+/// The published data of `keys` that `who` (with verified ids `ids`) can see.
+pub fn lookup_in(
+    st: &State,
+    who: &Proc,
+    ids: Option<(u32, u32)>,
+    keys: &[PStr],
+    range: pmix_data_range_t,
+) -> Vec<Pdata> {
     keys.iter()
         .filter_map(|k| {
             st.published
                 .iter()
-                .find(|d| &d.key == k && visible(d, who, range))
+                .find(|d| &d.key == k && visible(d, who, range) && readable(d, ids))
                 .map(|d| Pdata {
                     proc: d.publisher.clone(),
                     key: d.key.clone(),
@@ -118,7 +160,7 @@ fn ready_lookups(st: &mut State) -> Vec<(HeldLookup, Vec<Pdata>)> {
     let mut ready = Vec::new();
     let mut keep = Vec::new();
     for h in std::mem::take(&mut st.held) {
-        let found = lookup_in(st, &h.requester, &h.keys, h.range);
+        let found = lookup_in(st, &h.requester, h.ids, &h.keys, h.range);
         if found.len() >= h.nwait {
             consume_first_reads(st, &found);
             ready.push((h, found));
@@ -488,12 +530,16 @@ impl Host for PmixrunHost {
     }
 
     fn publish(&self, proc: &Proc, infos: &[Info], done: Done<()>) {
+        if let Err(e) = self.run.setup.access.check(infos) {
+            return done(Err(e));
+        }
         let range = range_of(infos, PMIX_RANGE_SESSION);
         let persistence = match find(infos, PMIX_PERSISTENCE) {
             Some(Value::Persist(p)) => *p,
             Some(v) => int_of(v).map_or(PMIX_PERSIST_SESSION, |x| x as pmix_persistence_t),
             None => PMIX_PERSIST_SESSION,
         };
+        let readers = readers_of(infos);
         let data: Vec<&Info> = infos
             .iter()
             .filter(|i| !DIRECTIVES.iter().any(|d| key_is(i, d)))
@@ -517,6 +563,7 @@ impl Host for PmixrunHost {
                     publisher: proc.clone(),
                     range,
                     persistence,
+                    readers: readers.clone(),
                 });
             }
             ready_lookups(&mut st)
@@ -528,6 +575,9 @@ impl Host for PmixrunHost {
     }
 
     fn lookup(&self, proc: &Proc, keys: &[Vec<u8>], infos: &[Info], done: Done<Vec<Pdata>>) {
+        if let Err(e) = self.run.setup.access.check(infos) {
+            return done(Err(e));
+        }
         let keys: Vec<PStr> = keys.iter().map(|k| PStr::from(k.as_slice())).collect();
         let range = range_of(infos, PMIX_RANGE_SESSION);
         // PMIX_WAIT: an int (this many keys; 0 = all), or a bool (all).
@@ -543,11 +593,13 @@ impl Host for PmixrunHost {
         let timeout = find(infos, PMIX_TIMEOUT)
             .and_then(int_of)
             .filter(|&t| t > 0);
+        let ids = crate::access::Access::requester(infos);
         let mut st = self.run.lock();
-        let found = lookup_in(&st, proc, &keys, range);
+        let found = lookup_in(&st, proc, ids, &keys, range);
         if wait.is_some_and(|w| w.0) && found.len() < nwait {
             st.held.push(HeldLookup {
                 requester: proc.clone(),
+                ids,
                 keys,
                 range,
                 nwait,
@@ -565,7 +617,10 @@ impl Host for PmixrunHost {
         }
     }
 
-    fn unpublish(&self, proc: &Proc, keys: &[Vec<u8>], _info: &[Info], done: Done<()>) {
+    fn unpublish(&self, proc: &Proc, keys: &[Vec<u8>], info: &[Info], done: Done<()>) {
+        if let Err(e) = self.run.setup.access.check(info) {
+            return done(Err(e));
+        }
         let mut st = self.run.lock();
         let before = st.published.len();
         st.published.retain(|d| {
@@ -582,6 +637,9 @@ impl Host for PmixrunHost {
     }
 
     fn spawn(&self, proc: &Proc, job_info: &[Info], apps: &[App], done: Done<Vec<u8>>) {
+        if let Err(e) = self.run.setup.access.check(job_info) {
+            return done(Err(e));
+        }
         match crate::debug::spawn_request(&self.run, job_info, apps) {
             Ok(req) => {
                 let cmd = Cmd::Spawn {
@@ -642,6 +700,11 @@ impl Host for PmixrunHost {
     }
 
     fn tool_connected(&self, infos: &[Info], done: Done<Proc>) {
+        // The server library states the tool's verified ids; a tool of a user pmixrun does
+        // not serve is refused before it is named.
+        if let Err(e) = self.run.setup.access.check(infos) {
+            return done(Err(e));
+        }
         let id = self.tool_id(infos);
         if let Some(s) = self.run.server() {
             let known = self.run.lock().tool_nspaces.contains(&id.nspace);
@@ -661,6 +724,9 @@ impl Host for PmixrunHost {
     }
 
     fn log(&self, proc: &Proc, data: &[Info], directives: &[Info], done: Done<()>) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         use std::io::Write as _;
         let priority = find(directives, PMIX_LOG_SYSLOG_PRI)
             .and_then(int_of)
@@ -711,9 +777,12 @@ impl Host for PmixrunHost {
         &self,
         _proc: &Proc,
         _directive: pmix_alloc_directive_t,
-        _info: &[Info],
+        info: &[Info],
         done: Done<Vec<Info>>,
     ) {
+        if let Err(e) = self.run.setup.access.check(info) {
+            return done(Err(e));
+        }
         // pmixrun's allocation is this machine; it cannot grow or shrink.
         done(Err(Error::NotSupported))
     }
@@ -725,6 +794,9 @@ impl Host for PmixrunHost {
         directives: &[Info],
         done: Done<Vec<Info>>,
     ) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         let mut sig = None;
         let mut expected = false;
         for d in directives {
@@ -752,8 +824,13 @@ impl Host for PmixrunHost {
                 PMIX_JOB_CTRL_CHECKPOINT_SIGNAL,
                 PMIX_JOB_CTRL_CHECKPOINT_TIMEOUT,
             ];
-            let only_informational = !directives.is_empty()
-                && directives
+            // (The requester's ids, which the server adds, are not a directive.)
+            let given: Vec<&Info> = directives
+                .iter()
+                .filter(|d| !key_is(d, PMIX_USERID) && !key_is(d, PMIX_GRPID))
+                .collect();
+            let only_informational = !given.is_empty()
+                && given
                     .iter()
                     .all(|d| informational.iter().any(|k| key_is(d, k)));
             done(if only_informational {
@@ -789,9 +866,12 @@ impl Host for PmixrunHost {
         _proc: &Proc,
         monitor: &Info,
         _error: pmix_status_t,
-        _directives: &[Info],
+        directives: &[Info],
         done: Done<Vec<Info>>,
     ) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         // Heartbeats are accepted (and not checked: a process that stops beating is not
         // reported in this version).
         if key_is(monitor, PMIX_MONITOR_HEARTBEAT)
@@ -804,7 +884,10 @@ impl Host for PmixrunHost {
         }
     }
 
-    fn get_credential(&self, _proc: &Proc, _directives: &[Info], done: Done<Credential>) {
+    fn get_credential(&self, _proc: &Proc, directives: &[Info], done: Done<Credential>) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         let s = &self.run.setup;
         done(Ok(Credential {
             cred: format!("{}:{}", s.uid, s.gid).into_bytes(),
@@ -816,9 +899,12 @@ impl Host for PmixrunHost {
         &self,
         _proc: &Proc,
         cred: &[u8],
-        _directives: &[Info],
+        directives: &[Info],
         done: Done<Validation>,
     ) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         let parsed = std::str::from_utf8(cred).ok().and_then(|s| {
             let (u, g) = s.split_once(':')?;
             Some((u.parse::<u32>().ok()?, g.parse::<u32>().ok()?))
@@ -837,10 +923,13 @@ impl Host for PmixrunHost {
     fn iof_pull(
         &self,
         _procs: &[Proc],
-        _directives: &[Info],
+        directives: &[Info],
         _channels: pmix_iof_channel_t,
         done: Done<()>,
     ) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         // Every tool connection receives the output the readers hand to the server.
         done(Ok(()))
     }
@@ -853,6 +942,9 @@ impl Host for PmixrunHost {
         data: Option<&[u8]>,
         done: Done<()>,
     ) {
+        if let Err(e) = self.run.setup.access.check(directives) {
+            return done(Err(e));
+        }
         crate::iof::push_stdin_upcall(&self.run.iof, targets, directives, data, done);
     }
 

@@ -9,6 +9,7 @@
 //! only `unsafe` code: fork/exec, signals, waitpid).
 #![deny(unsafe_code)]
 
+mod access;
 mod cli;
 mod debug;
 mod host;
@@ -56,6 +57,13 @@ fn main() {
 fn pmixrun() -> i32 {
     let cmd = cli::parse(std::env::args_os().collect());
     sys::ensure_std_fds();
+    let access = match access::Access::new(sys::uid(), &cmd.cli.allow_user, &cmd.cli.allow_group) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("pmixrun: {e}");
+            return 2;
+        }
+    };
     let here = match std::env::current_dir() {
         Ok(d) => d,
         Err(e) => {
@@ -129,7 +137,7 @@ fn pmixrun() -> i32 {
         );
         return 1;
     }
-    let status = session(cmd.cli, apps, env, session_dir.clone(), tmp);
+    let status = session(cmd.cli, access, apps, env, session_dir.clone(), tmp);
     let _ = std::fs::remove_dir_all(&session_dir);
     status
 }
@@ -162,6 +170,7 @@ fn remove_stale_session_dirs(tmp: &std::path::Path, uid: u32) {
 
 fn session(
     cli: cli::Cli,
+    access: access::Access,
     apps: Vec<AppSpec>,
     env: Vec<(OsString, OsString)>,
     session_dir: PathBuf,
@@ -200,6 +209,7 @@ fn session(
         gid: sys::gid(),
         env,
         persistent: cli.persistent,
+        access,
     };
     let server_cell = Arc::new(OnceLock::new());
     let iof = Arc::new(Iof::new(

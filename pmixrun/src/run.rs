@@ -60,11 +60,16 @@ pub struct Published {
     pub publisher: Proc,
     pub range: pmix_data_range_t,
     pub persistence: pmix_persistence_t,
+    /// `PMIX_ACCESS_USERIDS` and `PMIX_ACCESS_GRPIDS` of the publish: when either is given,
+    /// only those users and groups' members may look the data up.
+    pub readers: Option<(Vec<u32>, Vec<u32>)>,
 }
 
 /// A lookup waiting (`PMIX_WAIT`) for keys to be published.
 pub struct HeldLookup {
     pub requester: Proc,
+    /// The requester's verified uid and gid.
+    pub ids: Option<(u32, u32)>,
     pub keys: Vec<PStr>,
     pub range: pmix_data_range_t,
     /// Answer once this many keys are found.
@@ -143,6 +148,8 @@ pub struct Setup {
     pub env: Vec<(OsString, OsString)>,
     /// Stay up without jobs until stopped (`--persistent`).
     pub persistent: bool,
+    /// Whose tools and requests are served (`--allow-user`, `--allow-group`).
+    pub access: crate::access::Access,
 }
 
 /// A core of this machine, as a binding target.
@@ -1016,7 +1023,7 @@ impl Run {
             gone
         };
         for h in expired {
-            let found = crate::host::lookup_in(&self.lock(), &h.requester, &h.keys, h.range);
+            let found = crate::host::lookup_in(&self.lock(), &h.requester, h.ids, &h.keys, h.range);
             if found.is_empty() {
                 (h.done)(Err(Error::NotFound));
             } else {
@@ -1029,7 +1036,7 @@ impl Run {
     pub fn flush_lookups(&self) {
         let held = std::mem::take(&mut self.lock().held);
         for h in held {
-            let found = crate::host::lookup_in(&self.lock(), &h.requester, &h.keys, h.range);
+            let found = crate::host::lookup_in(&self.lock(), &h.requester, h.ids, &h.keys, h.range);
             if found.is_empty() {
                 (h.done)(Err(Error::NotFound));
             } else {
