@@ -126,6 +126,16 @@ impl Target {
         let host = pmix_core::server::local_hostname().to_string();
         let dir = self.search_dir();
         let why = error_text(err);
+        if matches!(
+            err.status(),
+            PMIX_ERR_NO_PERMISSIONS | PMIX_ERR_INVALID_CRED
+        ) {
+            // The server answered, and refused this user (`docs/security.md`).
+            let (uid, _) = pmix_core::wire::own_ids();
+            return format!(
+                "not authorized: the PMIx server refused tools of this user (uid {uid}): {why}"
+            );
+        }
         if let Some(u) = &self.uri {
             return match u.strip_prefix("file:") {
                 Some(f) => file_diagnosis(Path::new(f), &why),
