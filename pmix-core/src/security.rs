@@ -58,45 +58,56 @@ pub fn verify(peer: &Peer, claimed: Option<(u32, u32)>) -> Result<PeerIds> {
     }
 }
 
-/// The primary gid of user `uid` in the system's user database.
-pub fn primary_gid(uid: u32) -> Option<u32> {
+/// One entry of the user or group database (`E` is `passwd` or `group`), through a
+/// reentrant lookup (`getpwuid_r`, `getpwnam_r`, `getgrnam_r`) given the entry, a buffer for
+/// its strings, the buffer's length and the result pointer; `read` takes what is wanted
+/// while the buffer lives. `None`: no such entry, or the lookup failed.
+fn nss_entry<E, T>(
+    lookup: impl Fn(*mut E, *mut libc::c_char, usize, *mut *mut E) -> libc::c_int,
+    read: impl FnOnce(&E) -> T,
+) -> Option<T> {
     let mut buf = vec![0 as libc::c_char; 4096];
     loop {
-        // SAFETY: all-zero is a valid `passwd` (null pointers, zero ids).
-        let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
-        let mut out: *mut libc::passwd = std::ptr::null_mut();
-        // SAFETY: `pw`, `buf` (with its true length) and `out` are valid for writes for the
-        // duration of the call; the strings written into `buf` are not read afterwards.
-        let rc = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr(), buf.len(), &mut out) };
+        // SAFETY: `E` is `passwd` or `group`, C structs of integers and pointers, for which
+        // all-zero is a valid value.
+        let mut entry: E = unsafe { std::mem::zeroed() };
+        let mut out: *mut E = std::ptr::null_mut();
+        let rc = lookup(&mut entry, buf.as_mut_ptr(), buf.len(), &mut out);
         if rc == libc::ERANGE && buf.len() < 1 << 20 {
             buf.resize(buf.len() * 4, 0);
             continue;
         }
-        return (rc == 0 && !out.is_null()).then_some(pw.pw_gid);
+        return (rc == 0 && !out.is_null()).then(|| read(&entry));
     }
+}
+
+/// The `passwd` entry of `uid`, read by `read`.
+fn by_uid<T>(uid: u32, read: impl FnOnce(&libc::passwd) -> T) -> Option<T> {
+    nss_entry(
+        // SAFETY: the entry, the buffer (with its true length) and the result pointer are
+        // valid for writes during the call (`nss_entry`).
+        |e, b, n, o| unsafe { libc::getpwuid_r(uid, e, b, n, o) },
+        read,
+    )
+}
+
+/// The primary gid of user `uid` in the system's user database.
+pub fn primary_gid(uid: u32) -> Option<u32> {
+    by_uid(uid, |pw| pw.pw_gid)
 }
 
 /// The groups of user `uid`: its primary group and its supplementary ones. Empty when the
 /// user is unknown to the user database.
 pub fn groups_of(uid: u32) -> Vec<u32> {
-    let mut buf = vec![0 as libc::c_char; 4096];
-    let (name, primary) = loop {
-        // SAFETY: as in `primary_gid`.
-        let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
-        let mut out: *mut libc::passwd = std::ptr::null_mut();
-        // SAFETY: as in `primary_gid`.
-        let rc = unsafe { libc::getpwuid_r(uid, &mut pw, buf.as_mut_ptr(), buf.len(), &mut out) };
-        if rc == libc::ERANGE && buf.len() < 1 << 20 {
-            buf.resize(buf.len() * 4, 0);
-            continue;
-        }
-        if rc != 0 || out.is_null() || pw.pw_name.is_null() {
-            return Vec::new();
-        }
-        // SAFETY: on success `pw_name` points to a NUL-terminated string inside `buf`,
-        // which lives until the end of this function.
-        let name = unsafe { std::ffi::CStr::from_ptr(pw.pw_name) }.to_owned();
-        break (name, pw.pw_gid);
+    let found = by_uid(uid, |pw| {
+        // SAFETY: on success `pw_name` is null or points to a NUL-terminated string in the
+        // lookup's buffer, which lives while `read` runs.
+        let name = (!pw.pw_name.is_null())
+            .then(|| unsafe { std::ffi::CStr::from_ptr(pw.pw_name) }.to_owned());
+        name.map(|n| (n, pw.pw_gid))
+    });
+    let Some((name, primary)) = found.flatten() else {
+        return Vec::new();
     };
     let mut n: libc::c_int = 64;
     loop {
@@ -121,54 +132,21 @@ pub fn groups_of(uid: u32) -> Vec<u32> {
 /// The uid of the user called `name` in the system's user database.
 pub fn uid_by_name(name: &str) -> Option<u32> {
     let name = std::ffi::CString::new(name).ok()?;
-    let mut buf = vec![0 as libc::c_char; 4096];
-    loop {
-        // SAFETY: as in `primary_gid`.
-        let mut pw: libc::passwd = unsafe { std::mem::zeroed() };
-        let mut out: *mut libc::passwd = std::ptr::null_mut();
-        // SAFETY: `name` is NUL-terminated; the rest as in `primary_gid`.
-        let rc = unsafe {
-            libc::getpwnam_r(
-                name.as_ptr(),
-                &mut pw,
-                buf.as_mut_ptr(),
-                buf.len(),
-                &mut out,
-            )
-        };
-        if rc == libc::ERANGE && buf.len() < 1 << 20 {
-            buf.resize(buf.len() * 4, 0);
-            continue;
-        }
-        return (rc == 0 && !out.is_null()).then_some(pw.pw_uid);
-    }
+    nss_entry(
+        // SAFETY: `name` is NUL-terminated; the rest as in `by_uid`.
+        |e, b, n, o| unsafe { libc::getpwnam_r(name.as_ptr(), e, b, n, o) },
+        |pw: &libc::passwd| pw.pw_uid,
+    )
 }
 
 /// The gid of the group called `name` in the system's group database.
 pub fn gid_by_name(name: &str) -> Option<u32> {
     let name = std::ffi::CString::new(name).ok()?;
-    let mut buf = vec![0 as libc::c_char; 4096];
-    loop {
-        // SAFETY: all-zero is a valid `group` (null pointers, zero id).
-        let mut gr: libc::group = unsafe { std::mem::zeroed() };
-        let mut out: *mut libc::group = std::ptr::null_mut();
-        // SAFETY: `name` is NUL-terminated; `gr`, `buf` (with its true length) and `out` are
-        // valid for writes during the call, and nothing written into `buf` is read after.
-        let rc = unsafe {
-            libc::getgrnam_r(
-                name.as_ptr(),
-                &mut gr,
-                buf.as_mut_ptr(),
-                buf.len(),
-                &mut out,
-            )
-        };
-        if rc == libc::ERANGE && buf.len() < 1 << 20 {
-            buf.resize(buf.len() * 4, 0);
-            continue;
-        }
-        return (rc == 0 && !out.is_null()).then_some(gr.gr_gid);
-    }
+    nss_entry(
+        // SAFETY: `name` is NUL-terminated; the rest as in `by_uid`.
+        |e, b, n, o| unsafe { libc::getgrnam_r(name.as_ptr(), e, b, n, o) },
+        |gr: &libc::group| gr.gr_gid,
+    )
 }
 
 /// Whether user `uid` belongs to group `gid`. Remembered per pair (a job's thousand
