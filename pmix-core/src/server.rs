@@ -7,8 +7,10 @@
 //! never held while the host or a user callback runs: host answers come back through
 //! `Done` callbacks that post to the progress thread.
 //!
-//! Deliberate differences from the reference (see `docs/notes/server.md`): the claimed uid
-//! of a connection is checked against the kernel's owner of the socket; a client that dies
+//! Deliberate differences from the reference (see `docs/notes/server.md` and
+//! `docs/security.md`): a connection's uid and gid come from the kernel, never from its
+//! claim, a tool needs the host's approval, and every request that acts reaches the host
+//! with the verified ids; a client that dies
 //! fails the collectives it was part of at once instead of leaving them hanging; malformed
 //! requests close the offending connection and nothing else.
 
@@ -52,7 +54,8 @@ pub struct ServerConfig {
     pub hostname: PStr,
     /// Port to listen on (`PMIX_TCP_IPV4_PORT`); 0 = ephemeral.
     pub port: u16,
-    /// Check the claimed uid of each connection against the socket's owner.
+    /// Take each connection's uid and gid from the kernel (`crate::security`). Off only
+    /// where peers are no real sockets (the fuzz target): the claimed ids are then used.
     pub check_peer_uid: bool,
     /// Offer our own clients and tools a Unix socket beside TCP (`crate::net`; off with
     /// `PMIX_RS_UNIX=0` in the environment).
@@ -929,6 +932,10 @@ impl Shared {
         ids: crate::security::PeerIds,
         phase: &Arc<AtomicU8>,
     ) {
+        if !self.host.provides(Upcall::ToolConnected) {
+            phase.store(DONE, Ordering::SeqCst);
+            return Self::refuse(r, id, Some(PMIX_ERR_NOT_SUPPORTED));
+        }
         let mut info = hello.info.clone();
         info.push(Info::new(
             PMIX_VERSION_INFO.to_bytes(),
@@ -941,10 +948,6 @@ impl Shared {
                 Value::String(Some(id.nspace.clone())),
             ));
             info.push(Info::new(PMIX_RANK.to_bytes(), Value::ProcRank(id.rank)));
-        }
-        if !self.host.provides(Upcall::ToolConnected) {
-            phase.store(DONE, Ordering::SeqCst);
-            return Self::refuse(r, id, Some(PMIX_ERR_NOT_SUPPORTED));
         }
         phase.store(HOST, Ordering::SeqCst);
         let (me, phase) = (self.clone(), phase.clone());
