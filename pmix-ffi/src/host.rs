@@ -348,22 +348,60 @@ impl<T> Call<T> {
 // ---------------------------------------------------------------------------------------
 // Trampolines (the `cbfunc`s given to the host)
 
-/// Calls a host's `release_fn(release_cbdata)` once, when dropped.
+/// A host's `release_fn(release_cbdata)`: the data it handed a callback is its own again.
+/// Called once, on the release thread ([`Release::later`]), never inside the callback that
+/// handed it: Slurm's mpi/pmix calls `cbfunc` holding the lock its `release_fn` takes, so a
+/// release from inside the callback deadlocked every cross-node fence (the reference, too,
+/// releases later, from its progress thread).
 struct Release(pmix_release_cbfunc_t, *mut c_void);
 
-impl Drop for Release {
-    fn drop(&mut self) {
+// SAFETY: a function pointer and an opaque argument that the host gave us to call once, from
+// any thread of ours (the reference calls it from its progress thread).
+unsafe impl Send for Release {}
+
+impl Release {
+    /// Hands the release to the release thread (started on first use), which calls it after
+    /// the callback has returned. If no thread can start, the data is never released: a
+    /// leak, rather than a deadlock inside the host.
+    fn later(self) {
+        if self.0.is_none() {
+            return;
+        }
+        static QUEUE: std::sync::OnceLock<Option<std::sync::mpsc::Sender<Release>>> =
+            std::sync::OnceLock::new();
+        let queue = QUEUE.get_or_init(|| {
+            let (tx, rx) = std::sync::mpsc::channel::<Release>();
+            std::thread::Builder::new()
+                .name("pmix-release".into())
+                .spawn(move || {
+                    for r in rx {
+                        r.now();
+                    }
+                })
+                .ok()
+                .map(|_| tx)
+        });
+        // (`Release` has no destructor: one that is not sent is simply never called.)
+        if let Some(tx) = queue {
+            let _ = tx.send(self);
+        }
+    }
+
+    /// Calls the release function (on the release thread), guarded: a panic stays here.
+    fn now(self) {
         if let Some(f) = self.0 {
-            // SAFETY: the host gave this function and argument to be called once when we are
-            // done with its data.
-            unsafe { f(self.1) };
+            entry::guard("release", (), || {
+                // SAFETY: the host gave this function and argument to be called once when we
+                // are done with its data; we are (the data was copied in the callback).
+                unsafe { f(self.1) };
+            });
         }
     }
 }
 
 /// The common body of the trampolines: takes the call behind `cbdata` (none for NULL),
-/// converts the host's result with `convert` (a panic there gives `PMIX_ERROR`), releases the
-/// host's data, and completes the call. A panic in `done` stops here too.
+/// converts the host's result with `convert` (a panic there gives `PMIX_ERROR`), hands the
+/// host's data back ([`Release::later`]: after this callback returns), and completes the call. A panic in `done` stops here too.
 ///
 /// # Safety
 /// `cbdata` is NULL or comes from `Call::<T>::into_cbdata` and was not taken before.
@@ -380,7 +418,7 @@ unsafe fn complete<T>(
             Some(_) => entry::guard(what, Err(Error::Status(PMIX_ERROR)), convert),
             None => Err(Error::BadParam),
         };
-        drop(release);
+        release.later();
         if let Some(call) = call {
             (*call).finish(r);
         }

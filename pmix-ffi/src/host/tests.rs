@@ -204,6 +204,91 @@ fn unconvertible_arguments_fail_without_calling_the_host() {
 // ---------------------------------------------------------------------------------------
 // Deferred answers
 
+/// The count of a release counter once it reaches `n` (the release thread calls the host's
+/// `release_fn` after its callback has returned), or what it is after 5 s.
+fn released(count: &AtomicUsize, n: usize) -> usize {
+    for _ in 0..500 {
+        if count.load(SeqCst) >= n {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    count.load(SeqCst)
+}
+
+/// Slurm's collectives call `cbfunc` holding the lock their `release_fn` takes.
+static SLURM_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static SLURM_RELEASES: AtomicUsize = AtomicUsize::new(0);
+static SLURM_RELEASED_INSIDE: AtomicUsize = AtomicUsize::new(0);
+
+std::thread_local! {
+    /// Set on the host's thread while it runs the callback (holding `SLURM_LOCK`).
+    static IN_SLURM_CALLBACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+unsafe extern "C" fn slurm_release(_cbdata: *mut c_void) {
+    if IN_SLURM_CALLBACK.with(std::cell::Cell::get) {
+        // Slurm would lock again here, on the thread that holds the lock: a deadlock.
+        SLURM_RELEASED_INSIDE.fetch_add(1, SeqCst);
+        return;
+    }
+    let _held = SLURM_LOCK.lock().unwrap();
+    SLURM_RELEASES.fetch_add(1, SeqCst);
+}
+
+unsafe extern "C" fn fence_as_slurm(
+    _procs: *const pmix_proc_t,
+    _nprocs: usize,
+    _info: *const pmix_info_t,
+    _ninfo: usize,
+    _data: *mut c_char,
+    _ndata: usize,
+    cbfunc: pmix_modex_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    let raw = Raw((cbfunc, cbdata));
+    std::thread::spawn(move || {
+        let raw = raw;
+        let (cbfunc, cbdata) = raw.0;
+        let all = b"every node's data";
+        let _held = SLURM_LOCK.lock().unwrap();
+        IN_SLURM_CALLBACK.with(|f| f.set(true));
+        // SAFETY: the callback the adapter gave, called once with its cbdata, holding the
+        // lock the release function takes, as Slurm's ring and tree collectives do.
+        unsafe {
+            cbfunc.unwrap()(
+                PMIX_SUCCESS,
+                all.as_ptr().cast(),
+                all.len(),
+                cbdata,
+                Some(slurm_release),
+                null_mut(),
+            )
+        };
+        IN_SLURM_CALLBACK.with(|f| f.set(false));
+        // Hold the lock a little after the callback returned, as Slurm does.
+        std::thread::sleep(Duration::from_millis(50));
+    });
+    PMIX_SUCCESS
+}
+
+#[test]
+fn the_release_never_runs_inside_the_hosts_callback() {
+    let mut m = module();
+    m.fence_nb = Some(fence_as_slurm);
+    let host = CHost::new(&m);
+    let (done, rec) = recorder();
+    host.fence_nb(
+        &[Proc::new("ns", PMIX_RANK_WILDCARD)],
+        &[],
+        b"mine".to_vec(),
+        done,
+    );
+    assert_eq!(rec.once(), Ok(b"every node's data".to_vec()));
+    assert_eq!(released(&SLURM_RELEASES, 1), 1);
+    assert_eq!(SLURM_RELEASED_INSIDE.load(SeqCst), 0);
+}
+
 static FENCE_RELEASES: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" fn fence_release(cbdata: *mut c_void) {
@@ -266,7 +351,7 @@ fn deferred_fence_from_another_thread() {
     let procs = [Proc::new("ns", 1), Proc::new("ns", 2)];
     host.fence_nb(&procs, &[info_u32("pmix.collect", 1)], b"xy".to_vec(), done);
     assert_eq!(rec.once(), Ok(b"xy\x01\x02".to_vec()));
-    assert_eq!(FENCE_RELEASES.load(SeqCst), 1);
+    assert_eq!(released(&FENCE_RELEASES, 1), 1);
 }
 
 /// Answers at once: `PMIX_OPERATION_SUCCEEDED` (a fence with nothing to collect), or an
@@ -409,7 +494,7 @@ fn info_callback_copies_then_releases_once() {
     };
     host.query(&rq(), &[q], done);
     assert_eq!(rec.once(), Ok(vec![info_u32("a", 1), info_u32("b", 2)]));
-    assert_eq!(QUERY_RELEASES.load(SeqCst), 1);
+    assert_eq!(released(&QUERY_RELEASES, 1), 1);
 }
 
 static JOBCTL_RELEASES: AtomicUsize = AtomicUsize::new(0);
@@ -463,7 +548,7 @@ fn info_callback_error_still_releases_once() {
         done,
     );
     assert_eq!(rec.once(), Err(Error::NotFound));
-    assert_eq!(JOBCTL_RELEASES.load(SeqCst), 1);
+    assert_eq!(released(&JOBCTL_RELEASES, 1), 1);
 }
 
 unsafe extern "C" fn lookup_now(
@@ -1053,7 +1138,7 @@ fn null_cbdata_is_ignored_but_data_is_released() {
             null_mut(),
         );
     }
-    assert_eq!(NULLCB_RELEASES.load(SeqCst), 2);
+    assert_eq!(released(&NULLCB_RELEASES, 2), 2);
 }
 
 unsafe extern "C" fn connect_later(
