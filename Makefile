@@ -25,7 +25,7 @@ BINDIR := $(TARGET_DIR)/release
 PTOOLS := pps pquery pevent plookup pattrs pmix_info pattach
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
-.PHONY: all lib headers check-text-order check-headers matrix check-matrix lint install stage test cargo-test ctest session tools faults security consumers slurm abi demo fuzz-smoke bench clean
+.PHONY: all lib headers check-text-order check-headers matrix check-matrix lint install stage test cargo-test ctest session tools faults security consumers slurm slurm-multinode abi demo fuzz-smoke bench clean
 
 all: lib
 
@@ -118,12 +118,20 @@ consumers: stage
 	./ctests/consumers/python.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/python.sh
 
+# Slurm as two and four nodes on this machine (network namespaces of the test's making):
+# Open MPI and PMIx clients fencing and exchanging data across nodes, reference first (two
+# nodes), then slurmstepd and the ranks on ours (ctests/slurm/multinode.sh says what it checks).
+slurm-multinode: stage
+	./ctests/slurm/multinode.sh
+	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/multinode.sh
+	PMIX_LIB_DIR=$(STAGE)/lib NODES=4 ./ctests/slurm/multinode.sh
+
 # Slurm on this machine (srun --mpi=pmix), reference first, then slurmstepd and the ranks on ours.
 slurm: stage
 	./ctests/slurm/run.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/run.sh
 
-test: check-headers check-matrix lint cargo-test abi check-text-order ctest session tools faults security consumers slurm fuzz-smoke
+test: check-headers check-matrix lint cargo-test abi check-text-order ctest session tools faults security consumers slurm slurm-multinode fuzz-smoke
 
 # Short libFuzzer runs of the unpack target and of the server target (a live server fed
 # arbitrary handshakes and commands; without AddressSanitizer, since the core has no unsafe

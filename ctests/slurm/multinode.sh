@@ -1,0 +1,318 @@
+#!/bin/bash
+# Slurm 22.05 on several nodes on this one machine: `srun --mpi=pmix -N $NODES` with ranks on
+# every node, so that slurmstepd's PMIx servers (Slurm's mpi/pmix plugin on the library under
+# test) fence and exchange data across nodes.
+#
+# usage: [PMIX_LIB_DIR=<dir with our libpmix.so.2>] [NODES=2..4] ctests/slurm/multinode.sh
+#
+# The nodes. Each node n<i> is a network namespace of this script's making (addresses
+# 10.213.0.1<i>/24 on a veth whose peer sits on a bridge in a "login" namespace at
+# 10.213.0.1: that /24 exists only inside these namespaces, the root namespace gets no link,
+# address or route), plus a mount and UTS namespace: hostname n<i>, a private /dev/shm (Open
+# MPI's shared-memory segments are named by hostname and job), a private /etc/hosts naming
+# the nodes, and the library bind mounts of ctests/slurm/run.sh (Slurm's plugin dlopens an
+# absolute path). slurmctld and srun run in the login namespace; munged in the root
+# namespaces (its socket is a path, reachable from every network namespace). Per-node
+# SlurmdSpoolDir and TmpFS (%n) keep the plugin's directories of each node apart.
+#
+# Checks, each a PASS or FAIL line:
+#   * the nodes come up idle, and a step's tasks run on $NODES distinct nodes;
+#   * Open MPI ring and allreduce across the nodes, and the ring with Open MPI's async modex
+#     (no collecting fence in MPI_Init: direct modex);
+#   * ctests/slurm/xnode.c: Put/Commit, collecting Fence, Get of every peer's key; a fence
+#     without data then Gets (direct modex); Gets with no fence then a barrier; each with
+#     Slurm's defaults, with SLURM_PMIX_DIRECT_CONN=false (stepd traffic through slurmd) and
+#     with SLURM_PMIX_FENCE=ring; every value right, PMIX_HOSTNAME of every peer its true node;
+#   * in every step, each rank and its slurmstepd map the library under test (dev:ino);
+#   * after each step, no slurmstepd or task is left on any node 10 s after srun returned.
+# Known failures (an XFAIL line; the run fails when one of them passes, so that the list is
+# kept true): listed in KNOWN below.
+#
+# Everything lives in a private directory (mktemp -d); daemons are children of this script,
+# stopped by pid; leftover processes of the nodes are killed; namespaces are deleted.
+# Environment: PMIX_LIB_DIR, NODES (default 2), NTASKS (default 2 per node), SRUN_TIMEOUT
+# (seconds per step, default 30), KEEP=1 keeps the directory.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+PLUGIN_LIB=/usr/lib/x86_64-linux-gnu/pmix2/lib/libpmix.so
+SYS_LIB=/usr/lib/x86_64-linux-gnu/libpmix.so.2
+INC=/usr/lib/x86_64-linux-gnu/pmix2/include
+NODES=${NODES:-2}
+NTASKS=${NTASKS:-$((2 * NODES))}
+SRUN_TIMEOUT=${SRUN_TIMEOUT:-30}
+NET=10.213.0
+tag=pmt$$                     # namespace names: unique to this run
+CTL=${tag}c
+
+log() { echo "multinode: $*"; }
+die() { echo "multinode: FAIL: $*"; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "must run as root (namespaces, Slurm as root)"
+[ "$NODES" -ge 2 ] && [ "$NODES" -le 4 ] || die "NODES must be 2..4"
+for b in munged slurmctld slurmd srun sinfo mpicc ip nsenter unshare; do
+  command -v "$b" >/dev/null || die "$b not installed (.ci/deps installs it)"
+done
+lib=ours; [ -n "${PMIX_LIB_DIR:-}" ] || lib=reference
+
+# Known failures of our library (checked as expected failures): "name of the check".
+declare -A KNOWN=()
+if [ "$lib" = ours ]; then
+  KNOWN["PMIX_NODEID of every peer is its true node's"]=1
+fi
+
+# ---- the library under test ------------------------------------------------------------
+binds=()
+if [ "$lib" = ours ]; then
+  ours=$(readlink -f "$PMIX_LIB_DIR/libpmix.so.2") && [ -f "$ours" ] || die "no libpmix.so.2 in $PMIX_LIB_DIR"
+  want=$(stat -L -c %d:%i "$ours")
+  declare -A seen=()
+  for t in "$PLUGIN_LIB" "$SYS_LIB"; do
+    rt=$(readlink -f "$t"); [ -n "${seen[$rt]:-}" ] && continue; seen[$rt]=1
+    binds+=("$ours" "$rt")
+  done
+else
+  want=$(stat -L -c %d:%i "$SYS_LIB")
+fi
+log "library: $lib ($want), $NODES nodes, $NTASKS tasks"
+
+# ---- private directory, cleanup ---------------------------------------------------------
+D=$(mktemp -d "${TMPDIR:-/tmp}/multinode.XXXXXX") || die "mktemp"
+chmod 711 "$D"
+mkdir -p "$D"/{state,log,bin} && mkdir -m 755 "$D/munge"
+for ((i = 1; i <= NODES; i++)); do mkdir -p "$D/spool/n$i" "$D/tmp/n$i"; done
+daemons=()     # pids, stopped in reverse order
+declare -A node_mnt=()
+netns=()
+
+node_procs() {  # processes in the nodes' mount namespaces, other than the slurmds
+  local p ns i
+  for p in /proc/[0-9]*; do
+    ns=$(readlink "$p/ns/mnt" 2>/dev/null) || continue
+    for i in "${!node_mnt[@]}"; do
+      [ "$ns" = "${node_mnt[$i]}" ] && [ "$(cat "$p/comm" 2>/dev/null)" != slurmd ] && echo -n " ${p#/proc/}"
+    done
+  done
+}
+cleanup() {
+  local rc=$? p i left
+  trap - EXIT INT TERM
+  [ ${#daemons[@]} -gt 0 ] && in_ctl timeout 10 scancel --quiet --user=root >/dev/null 2>&1
+  for ((i = ${#daemons[@]} - 1; i >= 0; i--)); do
+    p=${daemons[$i]}; kill -TERM "$p" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$p" 2>/dev/null; wait "$p" 2>/dev/null
+  done
+  for i in 1 2 3; do left=$(node_procs); [ -z "$left" ] && break; kill -KILL $left 2>/dev/null; sleep 0.3; done
+  for n in "${netns[@]}"; do ip netns delete "$n" 2>/dev/null; done
+  if [ "${KEEP:-0}" = 1 ]; then log "kept $D"; else rm -rf "$D"; fi
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- network: a bridge in the login namespace, a veth to each node ----------------------
+ip netns add "$CTL" || die "ip netns add"; netns+=("$CTL")
+ip -n "$CTL" link set lo up
+ip -n "$CTL" link add br0 type bridge && ip -n "$CTL" addr add "$NET.1/24" dev br0 &&
+  ip -n "$CTL" link set br0 up || die "bridge"
+for ((i = 1; i <= NODES; i++)); do
+  ns=${tag}n$i
+  ip netns add "$ns" || die "ip netns add $ns"; netns+=("$ns")
+  ip -n "$CTL" link add "v$i" type veth peer name eth0 netns "$ns" || die "veth $i"
+  ip -n "$CTL" link set "v$i" master br0 up
+  ip -n "$ns" addr add "$NET.1$i/24" dev eth0 && ip -n "$ns" link set eth0 up && ip -n "$ns" link set lo up ||
+    die "address of n$i"
+done
+host=$(hostname -s)
+{ echo "127.0.0.1 localhost"; echo "$NET.1 $host"; for ((i = 1; i <= NODES; i++)); do echo "$NET.1$i n$i"; done; } > "$D/hosts"
+
+# in_ctl CMD...: in the login namespace (network; mounts: hosts and the library)
+in_ctl() {
+  nsenter --net="/run/netns/$CTL" -- unshare -m --propagation private /bin/sh -c '
+    set -e; hosts=$1 n=$2; shift 2
+    mount --bind "$hosts" /etc/hosts
+    while [ "$n" -gt 0 ]; do mount --bind "$1" "$2"; shift 2; n=$((n - 1)); done
+    exec "$@"' sh "$D/hosts" $((${#binds[@]} / 2)) "${binds[@]}" "$@"
+}
+# in_node I CMD...: as node n<I> (execs)
+in_node() {
+  local i=$1; shift
+  exec nsenter --net="/run/netns/${tag}n$i" -- unshare -m -u --propagation private /bin/sh -c '
+    set -e; h=$1 hosts=$2 n=$3; shift 3
+    hostname "$h"
+    mount -t tmpfs -o size=256m,mode=1777 tmpfs /dev/shm
+    mount --bind "$hosts" /etc/hosts
+    while [ "$n" -gt 0 ]; do mount --bind "$1" "$2"; shift 2; n=$((n - 1)); done
+    exec "$@"' sh "n$i" "$D/hosts" $((${#binds[@]} / 2)) "${binds[@]}" "$@"
+}
+
+# ---- Slurm ------------------------------------------------------------------------------
+hw=$(slurmd -C 2>/dev/null | head -1 | sed -e 's/ RealMemory=[0-9]*//' -e 's/^NodeName=[^ ]*//' -e 's/ UpTime=.*//')
+[ -n "$hw" ] || hw=" CPUs=$(nproc)"
+export SLURM_CONF=$D/slurm.conf
+{
+  cat <<EOF
+ClusterName=multinode
+SlurmctldHost=$host($NET.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$D/munge/munge.sock
+MpiDefault=none
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+SwitchType=switch/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+SlurmctldPort=6817
+SlurmdPort=6818
+StateSaveLocation=$D/state
+SlurmdSpoolDir=$D/spool/%n
+TmpFS=$D/tmp/%n
+SlurmctldPidFile=$D/slurmctld.pid
+SlurmdPidFile=$D/spool/%n/slurmd.pid
+SlurmctldLogFile=$D/log/slurmctld.log
+SlurmdLogFile=$D/log/slurmd.%n.log
+SlurmdDebug=verbose
+EOF
+  for ((i = 1; i <= NODES; i++)); do echo "NodeName=n$i NodeHostname=n$i NodeAddr=$NET.1$i$hw State=UNKNOWN"; done
+  echo "PartitionName=debug Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8"
+} > "$SLURM_CONF"
+
+key=$D/munge/munge.key
+(umask 077; head -c 1024 /dev/urandom > "$key")
+munged -F --key-file="$key" --socket="$D/munge/munge.sock" --pid-file="$D/munge/munged.pid" \
+  --seed-file="$D/munge/munged.seed" --log-file="$D/log/munged.log" > "$D/log/munged.out" 2>&1 &
+daemons+=($!)
+for _ in $(seq 50); do munge -S "$D/munge/munge.sock" -n 2>/dev/null | unmunge -S "$D/munge/munge.sock" >/dev/null 2>&1 && break; sleep 0.1; done
+nsenter --net="/run/netns/$CTL" slurmctld -D -f "$SLURM_CONF" > "$D/log/slurmctld.out" 2>&1 &
+daemons+=($!)
+declare -A slurmd_pid=()
+for ((i = 1; i <= NODES; i++)); do
+  (in_node "$i" slurmd -D -N "n$i" -f "$SLURM_CONF") > "$D/log/slurmd.n$i.out" 2>&1 &
+  slurmd_pid[$i]=$!; daemons+=($!)
+done
+self_mnt=$(readlink /proc/self/ns/mnt)
+for ((i = 1; i <= NODES; i++)); do
+  for _ in $(seq 100); do
+    m=$(readlink "/proc/${slurmd_pid[$i]}/ns/mnt" 2>/dev/null)
+    [ -n "$m" ] && [ "$m" != "$self_mnt" ] && [ "$(cat "/proc/${slurmd_pid[$i]}/comm" 2>/dev/null)" = slurmd ] &&
+      { node_mnt[$i]=$m; break; }
+    kill -0 "${slurmd_pid[$i]}" 2>/dev/null || die "slurmd n$i exited: $(tail -3 "$D/log/slurmd.n$i.out")"
+    sleep 0.1
+  done
+  [ -n "${node_mnt[$i]:-}" ] || die "slurmd n$i did not start in its own namespaces"
+done
+t0=$(date +%s)
+while :; do
+  idle=$(in_ctl sinfo -h -N -o '%N %T' 2>/dev/null | grep -c ' idle$')
+  [ "$idle" -eq "$NODES" ] && break
+  [ $(($(date +%s) - t0)) -lt 60 ] || die "nodes not idle after 60 s: $(in_ctl sinfo -h -N -o '%N %T' 2>&1 | tr '\n' ' ')"
+  sleep 0.2
+done
+
+fail=0 npass=0 nfail=0
+pass() { echo "PASS $*"; npass=$((npass + 1)); }
+bad() { echo "FAIL $*"; nfail=$((nfail + 1)); fail=1; }
+# verdict NAME OK DETAIL: PASS/FAIL, or for a known failure XFAIL (and FAIL if it passes)
+verdict() {
+  if [ -n "${KNOWN[$1]:-}" ]; then
+    if [ "$2" = 1 ]; then bad "$1: listed as a known failure but passed (update KNOWN)"
+    else echo "XFAIL $1 ($3)"; fi
+  elif [ "$2" = 1 ]; then pass "$1${3:+ ($3)}"; else bad "$1 ($3)"; fi
+}
+pass "$NODES nodes idle"
+
+mpicc -O1 -Wall -Werror -I"$here" -o "$D/bin/ring" "$here/ring.c" || die "mpicc ring"
+mpicc -O1 -Wall -Werror -o "$D/bin/allreduce" "$here/../consumers/mpi/allreduce.c" || die "mpicc allreduce"
+cc -O1 -Wall -Wextra -Werror -I"$INC" -I"$here" -o "$D/bin/xnode" "$here/xnode.c" -lpmix || die "cc xnode"
+mpi_env=(OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=$NET.0/24 OMPI_MCA_oob_tcp_if_include=$NET.0/24
+         OMPI_MCA_plm_slurm_disable_warning=1)
+[ "$lib" = ours ] && mpi_env+=(LD_LIBRARY_PATH="$PMIX_LIB_DIR")
+
+# step NAME OUT [VAR=VALUE...] -- PROGRAM ARGS: one srun over every node; sets dt and rc
+step() {
+  local name=$1 out=$2; shift 2
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+  local t=$(date +%s.%N)
+  (cd "$D/bin" && in_ctl env "${envs[@]}" TMPDIR="$D/tmp" timeout "$SRUN_TIMEOUT" \
+     srun --mpi=pmix -N "$NODES" -n "$NTASKS" --overcommit -l "$@") > "$out" 2> "$out.err"
+  rc=$?
+  dt=$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t}")
+  # every slurmstepd and task must be gone soon after srun returned
+  local left
+  for _ in $(seq 100); do left=$(node_procs); [ -z "$left" ] && break; sleep 0.1; done
+  if [ -n "$left" ]; then
+    local l=${left# }
+    bad "$name: processes still on the nodes 10 s after srun returned:$left ($(ps -o comm= -p "${l// /,}" | sort | uniq -c | tr -s ' \n' ' '))"
+    kill -KILL $left 2>/dev/null; sleep 0.5
+  fi
+  # a cancelled or failed job can stay COMPLETING for a while; the next step waits for it
+  for _ in $(seq 150); do [ -z "$(in_ctl squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+}
+# libs_ok OUT: every rank, and its parent slurmstepd, maps the library under test
+libs_ok() {
+  local r line
+  for ((r = 0; r < NTASKS; r++)); do
+    line=$(grep -E "^ *$r: lib rank $r self " "$1") || return 1
+    [ "${line##* }" = "$want" ] || return 1
+    line=$(grep -E "^ *$r: lib rank $r parent " "$1") || return 1
+    [ "$(echo "$line" | awk '{print $6}')" = slurmstepd ] && [ "${line##* }" = "$want" ] || return 1
+  done
+}
+hosts_of() { grep -E '^ *[0-9]+: lib rank [0-9]+ host ' "$1" | awk '{print $NF}' | sort -u | wc -l; }
+
+# ---- Open MPI ---------------------------------------------------------------------------
+ring_ok() {  # OUT: the token went round, every rank printed, libraries right, spread over nodes
+  local total=$((NTASKS * (NTASKS + 1) * 5))
+  [ "$rc" -eq 0 ] && grep -q "ring done total $total" "$1" && libs_ok "$1" && [ "$(hosts_of "$1")" -eq "$NODES" ]
+}
+step ring "$D/ring.out" "${mpi_env[@]}" -- ./ring
+ok=0; ring_ok "$D/ring.out" && ok=1
+verdict "Open MPI ring over $NODES nodes" $ok "$(hosts_of "$D/ring.out") nodes, srun rc $rc, ${dt} s"
+[ $ok = 1 ] || { tail -5 "$D/ring.out.err" | sed 's/^/    /'; }
+step allreduce "$D/allreduce.out" "${mpi_env[@]}" -- ./allreduce
+ok=0; [ "$rc" -eq 0 ] && grep -q "allreduce: size $NTASKS .* OK" "$D/allreduce.out" && ok=1
+verdict "Open MPI allreduce over $NODES nodes" $ok "srun rc $rc, ${dt} s"
+[ $ok = 1 ] || { tail -5 "$D/allreduce.out.err" | sed 's/^/    /'; }
+step ring-async "$D/ring-async.out" "${mpi_env[@]}" OMPI_MCA_pmix_base_async_modex=1 OMPI_MCA_pmix_base_collect_data=0 -- ./ring
+ok=0; ring_ok "$D/ring-async.out" && ok=1
+verdict "Open MPI ring with async modex (direct modex)" $ok "srun rc $rc, ${dt} s"
+
+# ---- PMIx clients -----------------------------------------------------------------------
+xenv=(); [ "$lib" = ours ] && xenv=(LD_LIBRARY_PATH="$PMIX_LIB_DIR")
+nodeid_seen=
+for mode in fence barrier nofence; do
+  for var in "" SLURM_PMIX_DIRECT_CONN=false SLURM_PMIX_FENCE=ring; do
+    name="PMIx $mode${var:+ with $var}"
+    out=$D/xnode.$mode.${var:-default}.out
+    step "$name" "$out" "${xenv[@]}" $var -- ./xnode "$mode"
+    # every Get right, every rank done, the peers' hostnames their true nodes
+    gets=$(grep -c ' ok$' "$out"); need=$((NTASKS * (NTASKS - 1)))
+    remote=$(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6 }
+                  $2 == "xnode" && $3 == "get" && $NF == "ok" { n++; split($6, v, "-on-"); if (v[2] != h[$4 + 0]) r++ }
+                  END { print r + 0 }' "$out")
+    wronghost=$(awk '$2 == "xnode" && $3 == "get" && $NF == "ok" { split($6, v, "-on-"); if (v[2] != $10) w++ } END { print w + 0 }' "$out")
+    ok=0
+    [ "$rc" -eq 0 ] && [ "$gets" -eq "$need" ] && [ "$remote" -gt 0 ] && [ "$wronghost" -eq 0 ] && libs_ok "$out" && ok=1
+    verdict "$name" $ok "$gets of $need Gets right, $remote from another node, $wronghost wrong PMIX_HOSTNAME, srun rc $rc, ${dt} s"
+    [ $ok = 1 ] || { grep -E 'FAILED' "$out" | head -4 | sed 's/^/    /'; tail -3 "$out.err" | sed 's/^/    /'; }
+    # PMIX_NODEID of every peer: equal to one's own exactly when the peer is on one's node
+    if [ -z "$nodeid_seen" ] && [ "$gets" -gt 0 ]; then
+      nodeid_seen=1
+      incons=$(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6; id[$4 + 0] = $8 }
+                    $2 == "xnode" && $3 == "get" && $NF == "ok" { split($6, v, "-on-"); g[$4 " " $5] = v[2] " " $8 }
+                    END { for (k in g) { split(k, a, " "); split(g[k], b, " ");
+                          if ((b[1] == h[a[1]]) != (b[2] == id[a[1]])) c++ } print c + 0 }' "$out")
+      ok=0; [ "$incons" -eq 0 ] && ok=1
+      verdict "PMIX_NODEID of every peer is its true node's" $ok "$incons Gets inconsistent with the placement"
+    fi
+  done
+done
+
+echo "multinode ($lib library, $NODES nodes): $npass passed, $nfail failed"
+exit $fail
