@@ -54,10 +54,9 @@ done
 lib=ours; [ -n "${PMIX_LIB_DIR:-}" ] || lib=reference
 
 # Known failures of our library (checked as expected failures): "name of the check".
+# (none today: PMIX_NODEID of peers was one until the datastore let the maps win over
+# Slurm's per-rank node ids)
 declare -A KNOWN=()
-if [ "$lib" = ours ]; then
-  KNOWN["PMIX_NODEID of every peer is its true node's"]=1
-fi
 
 # ---- the library under test ------------------------------------------------------------
 binds=()
@@ -301,15 +300,18 @@ for mode in fence barrier nofence; do
     [ "$rc" -eq 0 ] && [ "$gets" -eq "$need" ] && [ "$remote" -gt 0 ] && [ "$wronghost" -eq 0 ] && libs_ok "$out" && ok=1
     verdict "$name" $ok "$gets of $need Gets right, $remote from another node, $wronghost wrong PMIX_HOSTNAME, srun rc $rc, ${dt} s"
     [ $ok = 1 ] || { grep -E 'FAILED' "$out" | head -4 | sed 's/^/    /'; tail -3 "$out.err" | sed 's/^/    /'; }
-    # PMIX_NODEID of every peer: equal to one's own exactly when the peer is on one's node
+    # PMIX_NODEID of every peer: equal to one's own exactly when the peer is on one's node.
+    # Ours must answer it for every peer; the reference answers NOT_FOUND for peers on other
+    # nodes under Slurm's registration (docs/multinode.md), which is only counted.
     if [ -z "$nodeid_seen" ] && [ "$gets" -gt 0 ]; then
       nodeid_seen=1
-      incons=$(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6; id[$4 + 0] = $8 }
+      set -- $(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6; id[$4 + 0] = $8 }
                     $2 == "xnode" && $3 == "get" && $NF == "ok" { split($6, v, "-on-"); g[$4 " " $5] = v[2] " " $8 }
                     END { for (k in g) { split(k, a, " "); split(g[k], b, " ");
-                          if ((b[1] == h[a[1]]) != (b[2] == id[a[1]])) c++ } print c + 0 }' "$out")
-      ok=0; [ "$incons" -eq 0 ] && ok=1
-      verdict "PMIX_NODEID of every peer is its true node's" $ok "$incons Gets inconsistent with the placement"
+                          if (b[2] == -1) u++; else if ((b[1] == h[a[1]]) != (b[2] == id[a[1]])) c++ }
+                          print c + 0, u + 0 }' "$out")
+      ok=0; [ "$1" -eq 0 ] && { [ "$2" -eq 0 ] || [ "$lib" = reference ]; } && ok=1
+      verdict "PMIX_NODEID of every peer is its true node's" $ok "$1 Gets inconsistent with the placement, $2 not answered"
     fi
   done
 done

@@ -207,6 +207,37 @@ impl JobRecord {
                 }
             }
         }
+        // A per-rank PMIX_NODEID the host gave that names another node of the map than the
+        // one the process map puts the rank on contradicts the host's own maps (Slurm 22.05
+        // registers its own node's id for every rank of the job): the maps win, so that a
+        // peer on another node never looks local (`docs/notes/datastore.md`).
+        for (i, name) in nodes.iter().enumerate() {
+            let (Some(ranks), Some(id)) = (
+                ppn.as_ref().and_then(|p| p.get(i)),
+                d.node_by_name(name.as_bytes()).and_then(|n| n.nodeid),
+            ) else {
+                continue;
+            };
+            for &r in ranks {
+                let given = d
+                    .rank_value(r, keys::NODEID)
+                    .and_then(|v| v.as_u64())
+                    .and_then(|v| u32::try_from(v).ok());
+                let elsewhere = given.is_some_and(|v| {
+                    v != id
+                        && d.node_by_id(v)
+                            .and_then(|n| n.hostname.as_ref())
+                            .is_some_and(|h| h != name)
+                });
+                if elsewhere {
+                    d.materialize(r);
+                    d.ranks
+                        .entry(r)
+                        .or_default()
+                        .insert(PStr::from(keys::NODEID), Value::Uint32(id));
+                }
+            }
+        }
         if ppn.is_some() {
             if let Ok(total) = u32::try_from(total) {
                 d.kv.insert_if_absent(keys::JOB_SIZE, Value::Uint32(total));

@@ -703,6 +703,57 @@ fn job_record_keeps_host_node_ids() {
     assert_eq!(rec.local_ranks(), [1]);
 }
 
+/// Slurm 22.05's registration as one of its slurmstepds makes it: a job-level PMIX_NODEID
+/// of its own node, and every rank's PMIX_PROC_DATA with that same id, whichever node the
+/// rank is on (PMIX_HOSTNAME right).
+fn slurm_like(own_id: u32) -> Vec<Info> {
+    let mut v = vec![
+        info(PMIX_NODEID, Value::Uint32(own_id)),
+        info(PMIX_NODE_MAP, s("pmix[n1,n2]")),
+        info(PMIX_PROC_MAP, s("pmix[0,1;2,3]")),
+    ];
+    for r in 0..4u32 {
+        v.push(info(
+            PMIX_PROC_DATA,
+            arr(vec![
+                info(PMIX_RANK, Value::ProcRank(r)),
+                info(PMIX_HOSTNAME, s(if r < 2 { "n1" } else { "n2" })),
+                info(PMIX_NODEID, Value::Uint32(own_id)),
+            ]),
+        ));
+    }
+    v
+}
+
+#[test]
+fn a_per_rank_node_id_naming_another_node_of_the_map_gives_way_to_the_maps() {
+    for (own, own_id) in [("n1", 0), ("n2", 1)] {
+        let rec =
+            JobRecord::from_register(&"ns".into(), 2, &slurm_like(own_id), &own.into()).unwrap();
+        for r in 0..4u32 {
+            let want = if r < 2 { 0 } else { 1 };
+            assert_eq!(
+                rec.get(r, key(PMIX_NODEID)),
+                Some(Value::Uint32(want)),
+                "rank {r} seen from {own}"
+            );
+        }
+    }
+    // A per-rank id that names no other node of the map is the host's to give: kept.
+    let mut own_numbering = slurm_like(0);
+    own_numbering.retain(|i| !i.is(PMIX_PROC_DATA));
+    own_numbering.push(info(
+        PMIX_PROC_DATA,
+        arr(vec![
+            info(PMIX_RANK, Value::ProcRank(3)),
+            info(PMIX_HOSTNAME, s("n2")),
+            info(PMIX_NODEID, Value::Uint32(7)),
+        ]),
+    ));
+    let rec = JobRecord::from_register(&"ns".into(), 2, &own_numbering, &"n1".into()).unwrap();
+    assert_eq!(rec.get(3, key(PMIX_NODEID)), Some(Value::Uint32(7)));
+}
+
 #[test]
 fn host_names_match_by_short_name_and_alias() {
     let mode = BufferType::NonDesc;
