@@ -333,11 +333,12 @@ fuzz_target!(|data: &[u8]| {
         }
         Start::ToolNeedsId => hello(PeerKind::ToolNeedsId, None, mode.buffer, fx.uid, fx.gid),
     };
-    // A valid handshake is accepted (a tool asking for an id needs a host to give one).
+    // A valid handshake is accepted; a tool's only by a host with a tool_connected upcall
+    // to approve it (docs/security.md).
     let accepted = match mode.start {
         Start::Raw => None,
         Start::Client => Some(8),
-        Start::ToolGivenId => Some(4 + 256 + 4 + 4),
+        Start::ToolGivenId => mode.test_host.then_some(4 + 256 + 4 + 4),
         Start::ToolNeedsId => mode.test_host.then_some(4 + 2 * (256 + 4) + 4),
     };
     let mut stream = stream;
