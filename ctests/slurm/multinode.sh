@@ -3,7 +3,11 @@
 # every node, so that slurmstepd's PMIx servers (Slurm's mpi/pmix plugin on the library under
 # test) fence and exchange data across nodes.
 #
-# usage: [PMIX_LIB_DIR=<dir with our libpmix.so.2>] [NODES=2..4] ctests/slurm/multinode.sh
+# usage: [PMIX_LIB_DIR=<dir with our libpmix.so.2>] [NODES=2..4] [MIXED=1] ctests/slurm/multinode.sh
+#
+# MIXED=1 (with PMIX_LIB_DIR): node n1's slurmstepd and ranks stay on the reference library,
+# the other nodes' are on ours, so that the two libraries' servers exchange fence data and
+# direct-modex answers through Slurm.
 #
 # The nodes. Each node n<i> is a network namespace of this script's making (addresses
 # 10.213.0.1<i>/24 on a veth whose peer sits on a bridge in a "login" namespace at
@@ -52,6 +56,9 @@ for b in munged slurmctld slurmd srun sinfo mpicc ip nsenter unshare; do
   command -v "$b" >/dev/null || die "$b not installed (.ci/deps installs it)"
 done
 lib=ours; [ -n "${PMIX_LIB_DIR:-}" ] || lib=reference
+MIXED=${MIXED:-0}
+[ "$MIXED" = 0 ] || [ "$lib" = ours ] || die "MIXED=1 needs PMIX_LIB_DIR"
+[ "$MIXED" = 0 ] || lib=mixed
 
 # Known failures of our library (checked as expected failures): "name of the check".
 # (none today: PMIX_NODEID of peers was one until the datastore let the maps win over
@@ -60,7 +67,8 @@ declare -A KNOWN=()
 
 # ---- the library under test ------------------------------------------------------------
 binds=()
-if [ "$lib" = ours ]; then
+ref=$(stat -L -c %d:%i "$SYS_LIB")
+if [ "$lib" != reference ]; then
   ours=$(readlink -f "$PMIX_LIB_DIR/libpmix.so.2") && [ -f "$ours" ] || die "no libpmix.so.2 in $PMIX_LIB_DIR"
   want=$(stat -L -c %d:%i "$ours")
   declare -A seen=()
@@ -69,9 +77,11 @@ if [ "$lib" = ours ]; then
     binds+=("$ours" "$rt")
   done
 else
-  want=$(stat -L -c %d:%i "$SYS_LIB")
+  want=$ref
 fi
-log "library: $lib ($want), $NODES nodes, $NTASKS tasks"
+# want_on NODE: the library a node's processes must map
+want_on() { if [ "$MIXED" = 1 ] && [ "$1" = n1 ]; then echo "$ref"; else echo "$want"; fi; }
+log "library: $lib (ours $want, reference $ref), $NODES nodes, $NTASKS tasks"
 
 # ---- private directory, cleanup ---------------------------------------------------------
 D=$(mktemp -d "${TMPDIR:-/tmp}/multinode.XXXXXX") || die "mktemp"
@@ -132,9 +142,10 @@ in_ctl() {
     while [ "$n" -gt 0 ]; do mount --bind "$1" "$2"; shift 2; n=$((n - 1)); done
     exec "$@"' sh "$D/hosts" $((${#binds[@]} / 2)) "${binds[@]}" "$@"
 }
-# in_node I CMD...: as node n<I> (execs)
+# in_node I CMD...: as node n<I> (execs); with MIXED=1, n1 keeps the reference library
 in_node() {
   local i=$1; shift
+  [ "$MIXED" = 1 ] && [ "$i" = 1 ] && binds=()
   exec nsenter --net="/run/netns/${tag}n$i" -- unshare -m -u --propagation private /bin/sh -c '
     set -e; h=$1 hosts=$2 n=$3; shift 3
     hostname "$h"
@@ -230,7 +241,8 @@ mpicc -O1 -Wall -Werror -o "$D/bin/allreduce" "$here/../consumers/mpi/allreduce.
 cc -O1 -Wall -Wextra -Werror -I"$INC" -I"$here" -o "$D/bin/xnode" "$here/xnode.c" -lpmix || die "cc xnode"
 mpi_env=(OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=$NET.0/24 OMPI_MCA_oob_tcp_if_include=$NET.0/24
          OMPI_MCA_plm_slurm_disable_warning=1)
-[ "$lib" = ours ] && mpi_env+=(LD_LIBRARY_PATH="$PMIX_LIB_DIR")
+# (no LD_LIBRARY_PATH: the ranks load libpmix.so.2 from its system path, which each node's
+# bind mounts make the library under test)
 
 # step NAME OUT [VAR=VALUE...] -- PROGRAM ARGS: one srun over every node; sets dt and rc
 step() {
@@ -253,14 +265,16 @@ step() {
   # a cancelled or failed job can stay COMPLETING for a while; the next step waits for it
   for _ in $(seq 150); do [ -z "$(in_ctl squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
 }
-# libs_ok OUT: every rank, and its parent slurmstepd, maps the library under test
+# libs_ok OUT: every rank, and its parent slurmstepd, maps the library under test (its node's)
 libs_ok() {
-  local r line
+  local r line w
   for ((r = 0; r < NTASKS; r++)); do
+    line=$(grep -E "^ *$r: lib rank $r host " "$1") || return 1
+    w=$(want_on "${line##* }")
     line=$(grep -E "^ *$r: lib rank $r self " "$1") || return 1
-    [ "${line##* }" = "$want" ] || return 1
+    [ "${line##* }" = "$w" ] || return 1
     line=$(grep -E "^ *$r: lib rank $r parent " "$1") || return 1
-    [ "$(echo "$line" | awk '{print $6}')" = slurmstepd ] && [ "${line##* }" = "$want" ] || return 1
+    [ "$(echo "$line" | awk '{print $6}')" = slurmstepd ] && [ "${line##* }" = "$w" ] || return 1
   done
 }
 hosts_of() { grep -E '^ *[0-9]+: lib rank [0-9]+ host ' "$1" | awk '{print $NF}' | sort -u | wc -l; }
@@ -283,13 +297,12 @@ ok=0; ring_ok "$D/ring-async.out" && ok=1
 verdict "Open MPI ring with async modex (direct modex)" $ok "srun rc $rc, ${dt} s"
 
 # ---- PMIx clients -----------------------------------------------------------------------
-xenv=(); [ "$lib" = ours ] && xenv=(LD_LIBRARY_PATH="$PMIX_LIB_DIR")
 nodeid_seen=
 for mode in fence barrier nofence; do
   for var in "" SLURM_PMIX_DIRECT_CONN=false SLURM_PMIX_FENCE=ring; do
     name="PMIx $mode${var:+ with $var}"
     out=$D/xnode.$mode.${var:-default}.out
-    step "$name" "$out" "${xenv[@]}" $var -- ./xnode "$mode"
+    step "$name" "$out" $var -- ./xnode "$mode"
     # every Get right, every rank done, the peers' hostnames their true nodes
     gets=$(grep -c ' ok$' "$out"); need=$((NTASKS * (NTASKS - 1)))
     remote=$(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6 }
@@ -302,7 +315,8 @@ for mode in fence barrier nofence; do
     [ $ok = 1 ] || { grep -E 'FAILED' "$out" | head -4 | sed 's/^/    /'; tail -3 "$out.err" | sed 's/^/    /'; }
     # PMIX_NODEID of every peer: equal to one's own exactly when the peer is on one's node.
     # Ours must answer it for every peer; the reference answers NOT_FOUND for peers on other
-    # nodes under Slurm's registration (docs/multinode.md), which is only counted.
+    # nodes under Slurm's registration (docs/multinode.md), which is only counted (also in a
+    # mixed run, whose n1 ranks are the reference's).
     if [ -z "$nodeid_seen" ] && [ "$gets" -gt 0 ]; then
       nodeid_seen=1
       set -- $(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6; id[$4 + 0] = $8 }
@@ -310,7 +324,7 @@ for mode in fence barrier nofence; do
                     END { for (k in g) { split(k, a, " "); split(g[k], b, " ");
                           if (b[2] == -1) u++; else if ((b[1] == h[a[1]]) != (b[2] == id[a[1]])) c++ }
                           print c + 0, u + 0 }' "$out")
-      ok=0; [ "$1" -eq 0 ] && { [ "$2" -eq 0 ] || [ "$lib" = reference ]; } && ok=1
+      ok=0; [ "$1" -eq 0 ] && { [ "$2" -eq 0 ] || [ "$lib" != ours ]; } && ok=1
       verdict "PMIX_NODEID of every peer is its true node's" $ok "$1 Gets inconsistent with the placement, $2 not answered"
     fi
   done
