@@ -176,6 +176,50 @@ fn push_requester(info: &mut Vec<Info>, ids: crate::security::PeerIds) {
     info.push(Info::new(PMIX_GRPID.to_bytes(), Value::Uint32(ids.gid)));
 }
 
+/// The namespaces of a fence, in the order the fence names them, with their sizes: the
+/// reference numbers the processes of a fence's data across them (a process's relative
+/// rank is its rank plus the sizes of the namespaces before its own), and so do we, so that
+/// servers of both libraries read each other's fence data. A namespace whose size is not
+/// known here (not registered, or a group) places none of its processes.
+struct FenceRanks(Vec<(PStr, Option<u32>)>);
+
+impl FenceRanks {
+    fn of(st: &State, procs: &[Proc]) -> FenceRanks {
+        let mut v: Vec<(PStr, Option<u32>)> = Vec::new();
+        for p in procs {
+            if !v.iter().any(|(ns, _)| *ns == p.nspace) {
+                let size = st.jobs.get(&p.nspace).map(JobRecord::job_size);
+                v.push((p.nspace.clone(), size));
+            }
+        }
+        FenceRanks(v)
+    }
+
+    fn relative(&self, p: &Proc) -> Option<u32> {
+        let mut base = 0u32;
+        for (ns, size) in &self.0 {
+            if *ns == p.nspace {
+                return base
+                    .checked_add(p.rank)
+                    .filter(|&r| size.is_some_and(|s| p.rank < s) && r < u32::MAX);
+            }
+            base = base.checked_add((*size)?)?;
+        }
+        None
+    }
+
+    fn proc_of(&self, mut rel: u32) -> Option<Proc> {
+        for (ns, size) in &self.0 {
+            let size = (*size)?;
+            if rel < size {
+                return Some(Proc::new(ns.clone(), rel));
+            }
+            rel -= size;
+        }
+        None
+    }
+}
+
 /// `info` with the requester's verified ids (`push_requester`).
 fn requester_info(peer: &Peer, mut info: Vec<Info>) -> Vec<Info> {
     push_requester(&mut info, peer.ids);
@@ -2024,21 +2068,23 @@ impl Shared {
     }
 
     fn complete_collective(&self, r: &mut Reactor, key: CollKey, procs: Vec<Proc>) {
-        let (c, all_local, contribution) = {
+        let (c, all_local, contribution, ranks) = {
             let mut st = self.state.lock();
             let Some(c) = st.collectives.remove(&key) else {
                 return;
             };
             let (_, all_local) = Self::local_participants(&st, &procs);
+            let ranks = FenceRanks::of(&st, &procs);
             // Only the host's fence carries it: a fence of local processes only answers
-            // with a status, and their data stays here for GETNB.
+            // with a status, and their data stays here for GETNB. It is in the reference's
+            // inter-server format, so that other nodes' servers may be either library.
             let contribution = if c.collect && !all_local {
                 let local: Vec<Proc> = c.arrived.iter().map(|a| a.2.clone()).collect();
-                st.modex.contribution(&local)
+                st.modex.fence_contribution(&local, |p| ranks.relative(p))
             } else {
                 Vec::new()
             };
-            (c, all_local, contribution)
+            (c, all_local, contribution, ranks)
         };
         if let Some(t) = c.timer {
             r.cancel(t);
@@ -2054,7 +2100,15 @@ impl Shared {
             let status = match &res {
                 Ok((blob, _)) => {
                     if !blob.is_empty() {
-                        let _ = s.state.lock().modex.absorb(blob);
+                        let r = s
+                            .state
+                            .lock()
+                            .modex
+                            .absorb_fence(blob, |rel| ranks.proc_of(rel));
+                        trace!(
+                            "server: fence data of {} bytes from the host: {r:?}",
+                            blob.len()
+                        );
                     }
                     PMIX_SUCCESS
                 }

@@ -28,6 +28,10 @@ use crate::codec::{BufferType, Decoder, Encoder};
 use crate::values::*;
 use crate::{Error, Result};
 
+/// Flags of a fence contribution (OpenPMIx's `PMIX_GDS_COLLECT_BIT`, `_KEYMAP_BIT`).
+const FENCE_COLLECT_BIT: u8 = 0x01;
+const FENCE_KEYMAP_BIT: u8 = 0x02;
+
 /// A server's store of committed (Put/Commit) data, per proc and scope.
 ///
 /// Where a namespace has a modex segment ([`ModexStore::attach`]), its local processes'
@@ -496,6 +500,12 @@ impl ModexStore {
             let kvals = read_kvals(&mut Decoder::new(BufferType::NonDesc, &bytes), true)?;
             parsed.push((proc, kvals));
         }
+        self.store_remote(parsed);
+        Ok(())
+    }
+
+    /// Stores processes' data as data of another node (see [`ModexStore::absorb`]).
+    fn store_remote(&mut self, parsed: Vec<(Proc, Vec<Kval>)>) {
         for (proc, kvals) in parsed {
             let segment = self.segments.get_mut(&proc.nspace);
             let e = self.procs.entry(proc.clone()).or_default();
@@ -510,6 +520,116 @@ impl ModexStore {
                 e.move_to_segment(w, proc.rank);
             }
         }
+    }
+
+    /// The fence contribution of the given local processes in OpenPMIx's inter-server
+    /// format (what its server hands the host's `fence_nb`, and reads back from every
+    /// node's: `_collect_data` and `pmix_gds_base_store_modex` in the reference), so that a
+    /// host can carry it between our servers and the reference's on other nodes:
+    ///
+    /// `BYTE_OBJECT` { `BYTE` flags (0x1 collected; 0x2 key map, which we never write but
+    /// read), then per process with data `BYTE_OBJECT` { `PROC_RANK` rank relative to the
+    /// fence's namespaces, `KVAL`* } }.
+    ///
+    /// `rel_rank` gives a process's relative rank (its rank plus the sizes of the fence's
+    /// namespaces before its own); a process it cannot place is left out.
+    pub fn fence_contribution(
+        &self,
+        procs: &[Proc],
+        rel_rank: impl Fn(&Proc) -> Option<u32>,
+    ) -> Vec<u8> {
+        let mut bucket = Encoder::new(BufferType::NonDesc);
+        let _ = bucket.pack(PMIX_BYTE, &[Value::Byte(FENCE_COLLECT_BIT)]);
+        for p in procs {
+            let Some(m) = self.view(p) else { continue };
+            let kvals = m.list(false);
+            let Some(rel) = rel_rank(p).filter(|_| !kvals.is_empty()) else {
+                continue;
+            };
+            let mut one = Encoder::new(BufferType::NonDesc);
+            if one.pack(PMIX_PROC_RANK, &[Value::ProcRank(rel)]).is_err() {
+                continue;
+            }
+            pack_kvals(&mut one, &kvals);
+            let _ = bucket.pack(PMIX_BYTE_OBJECT, &[Value::ByteObject(one.into_bytes())]);
+        }
+        let mut e = Encoder::new(BufferType::NonDesc);
+        let _ = e.pack(PMIX_BYTE_OBJECT, &[Value::ByteObject(bucket.into_bytes())]);
+        e.into_bytes()
+    }
+
+    /// Stores every process's data from what a host's `fence_nb` returned: the nodes'
+    /// contributions in the format of [`ModexStore::fence_contribution`], one after the
+    /// other, in either key format (OpenPMIx servers write a key map when it is smaller).
+    /// `proc_of` turns a relative rank back into a process. Processes that committed here keep
+    /// their own view, as in [`ModexStore::absorb`]. On error nothing is stored.
+    ///
+    /// # Errors
+    /// The decoder's errors, or `UnpackFailure` for a key index past the key map or a rank
+    /// `proc_of` cannot place.
+    pub fn absorb_fence(
+        &mut self,
+        blob: &[u8],
+        proc_of: impl Fn(u32) -> Option<Proc>,
+    ) -> Result<()> {
+        let mut parsed = Vec::new();
+        let mut d = Decoder::new(BufferType::NonDesc, blob);
+        while !d.remaining().is_empty() {
+            let Value::ByteObject(bucket) = read_one(&mut d, PMIX_BYTE_OBJECT)? else {
+                return Err(Error::UnpackFailure);
+            };
+            let mut b = Decoder::new(BufferType::NonDesc, &bucket);
+            if b.remaining().is_empty() {
+                continue;
+            }
+            let Value::Byte(flags) = read_one(&mut b, PMIX_BYTE)? else {
+                return Err(Error::UnpackFailure);
+            };
+            let mut keys = Vec::new();
+            if flags & FENCE_KEYMAP_BIT != 0 && !b.remaining().is_empty() {
+                let n = read_one(&mut b, PMIX_UINT32)?
+                    .as_u64()
+                    .ok_or(Error::UnpackFailure)?;
+                let n = usize::try_from(n).map_err(|_| Error::UnpackFailure)?;
+                // The key names come in one pack of `n` strings.
+                for v in b.unpack(PMIX_STRING, n)?.values {
+                    match v {
+                        Value::String(Some(k)) => keys.push(k),
+                        _ => return Err(Error::UnpackFailure),
+                    }
+                }
+                if keys.len() != n {
+                    return Err(Error::UnpackFailure);
+                }
+            }
+            while !b.remaining().is_empty() {
+                let Value::ByteObject(one) = read_one(&mut b, PMIX_BYTE_OBJECT)? else {
+                    return Err(Error::UnpackFailure);
+                };
+                let mut o = Decoder::new(BufferType::NonDesc, &one);
+                let Value::ProcRank(rel) = read_one(&mut o, PMIX_PROC_RANK)? else {
+                    return Err(Error::UnpackFailure);
+                };
+                let proc = proc_of(rel).ok_or(Error::UnpackFailure)?;
+                let kvals = if flags & FENCE_KEYMAP_BIT != 0 {
+                    let mut kv = Vec::new();
+                    while !o.remaining().is_empty() {
+                        let i = read_one(&mut o, PMIX_UINT32)?
+                            .as_u64()
+                            .and_then(|i| usize::try_from(i).ok())
+                            .ok_or(Error::UnpackFailure)?;
+                        let key = keys.get(i).cloned().ok_or(Error::UnpackFailure)?;
+                        let value = read_one(&mut o, PMIX_VALUE)?;
+                        kv.push(Kval { key, value });
+                    }
+                    kv
+                } else {
+                    read_kvals(&mut o, true)?
+                };
+                parsed.push((proc, kvals));
+            }
+        }
+        self.store_remote(parsed);
         Ok(())
     }
 

@@ -2142,3 +2142,88 @@ fn damaged_modex_segments_are_refused_cleanly() {
     w.poke(w.slot_offset(2, 2), &(blob.len() as u64 - 3).to_le_bytes());
     assert_eq!(r.find(2, b"b"), None);
 }
+
+/// A fence contribution as OpenPMIx 4.2.2 (Debian's libpmix2) hands it to its host: ranks 0
+/// and 1 of namespace "fb" (of 4) put `fb.str` GLOBAL ("v0", "v1"), `fb.num` REMOTE (100,
+/// 101) and `fb.loc` LOCAL, committed, and fenced with PMIX_COLLECT_DATA; the bytes are what
+/// the host's fence_nb received (captured with a C host on that library, 2026-11-27). It
+/// uses the key-map form.
+const REF_FENCE_BLOB: &str = "023702030202040e66622e737472000e66622e6e756d00020f020002000203067630000201020e64020f020102000203067631000201020e65";
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_fence_blob_of_the_reference_is_read() {
+    let mut m = ModexStore::new();
+    m.absorb_fence(&unhex(REF_FENCE_BLOB), |r| Some(proc("fb", r)))
+        .unwrap();
+    for r in 0..2u32 {
+        let got = m.kvals(&proc("fb", r), false).unwrap_or_default();
+        assert!(
+            got.contains(&Kval {
+                key: PStr::from("fb.str"),
+                value: s(&format!("v{r}")),
+            }),
+            "rank {r}: {got:?}"
+        );
+        assert!(
+            got.contains(&Kval {
+                key: PStr::from("fb.num"),
+                value: Value::Uint32(100 + r),
+            }),
+            "rank {r}: {got:?}"
+        );
+        assert!(!got.iter().any(|k| k.key.as_bytes() == b"fb.loc"));
+    }
+    // A rank it cannot place, a truncated blob: an error, and nothing stored.
+    let mut n = ModexStore::new();
+    assert!(n.absorb_fence(&unhex(REF_FENCE_BLOB), |_| None).is_err());
+    let blob = unhex(REF_FENCE_BLOB);
+    assert!(
+        n.absorb_fence(&blob[..blob.len() - 3], |r| Some(proc("fb", r)))
+            .is_err()
+    );
+    assert!(n.kvals(&proc("fb", 0), false).is_none());
+}
+
+#[test]
+fn our_fence_blob_round_trips_across_nodes() {
+    let mut a = ModexStore::new();
+    a.commit(&proc("x", 2), PMIX_GLOBAL, vec![kvs("k", s("two"))]);
+    let mut b = ModexStore::new();
+    b.commit(&proc("y", 1), PMIX_REMOTE, vec![kvs("k", Value::Uint32(7))]);
+    // Namespaces "x" (4 ranks) then "y": y's rank 1 is relative rank 5.
+    let rel = |p: &Proc| {
+        Some(if p.nspace.as_bytes() == b"x" {
+            p.rank
+        } else {
+            4 + p.rank
+        })
+    };
+    let back = |r: u32| {
+        Some(if r < 4 {
+            proc("x", r)
+        } else {
+            proc("y", r - 4)
+        })
+    };
+    let mut blob = a.fence_contribution(&[proc("x", 2), proc("x", 3)], rel);
+    blob.extend(b.fence_contribution(&[proc("y", 1)], rel));
+    let mut c = ModexStore::new();
+    c.absorb_fence(&blob, back).unwrap();
+    assert_eq!(
+        c.kvals(&proc("x", 2), false).unwrap_or_default(),
+        vec![kvs("k", s("two"))]
+    );
+    assert_eq!(
+        c.kvals(&proc("y", 1), false).unwrap_or_default(),
+        vec![kvs("k", Value::Uint32(7))]
+    );
+    // x's rank 3 committed nothing: not in the blob.
+    assert!(c.kvals(&proc("x", 3), false).is_none());
+}
