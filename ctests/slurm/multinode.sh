@@ -38,6 +38,7 @@
 # (seconds per step, default 30), KEEP=1 keeps the directory.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
 PLUGIN_LIB=/usr/lib/x86_64-linux-gnu/pmix2/lib/libpmix.so
 SYS_LIB=/usr/lib/x86_64-linux-gnu/libpmix.so.2
 INC=/usr/lib/x86_64-linux-gnu/pmix2/include
@@ -160,23 +161,10 @@ hw=$(slurmd -C 2>/dev/null | head -1 | sed -e 's/ RealMemory=[0-9]*//' -e 's/^No
 [ -n "$hw" ] || hw=" CPUs=$(nproc)"
 export SLURM_CONF=$D/slurm.conf
 {
+  echo "ClusterName=multinode"
+  echo "SlurmctldHost=$host($NET.1)"
+  slurm_conf_common "$D"
   cat <<EOF
-ClusterName=multinode
-SlurmctldHost=$host($NET.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$D/munge/munge.sock
-MpiDefault=none
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-SwitchType=switch/none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
 SlurmctldPort=6817
 SlurmdPort=6818
 StateSaveLocation=$D/state

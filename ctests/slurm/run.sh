@@ -26,6 +26,7 @@
 # (default 2), KEEP=1 keeps the private directory (daemons are still stopped).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
 PLUGIN=/usr/lib/x86_64-linux-gnu/slurm-wlm/mpi_pmix_v4.so
 PLUGIN_LIB=/usr/lib/x86_64-linux-gnu/pmix2/lib/libpmix.so
 SYS_LIB=/usr/lib/x86_64-linux-gnu/libpmix.so.2
@@ -165,23 +166,11 @@ hw=$(slurmd -C 2>/dev/null | head -1 | sed -e 's/ RealMemory=[0-9]*//' -e "s/^No
 cpus=$(echo "$hw" | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
 
 export SLURM_CONF=$D/slurm.conf
-cat > "$SLURM_CONF" <<EOF
-ClusterName=test
-SlurmctldHost=$host(127.0.0.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$D/munge/munge.sock
-MpiDefault=none
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-SwitchType=switch/none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
+{
+echo "ClusterName=test"
+echo "SlurmctldHost=$host(127.0.0.1)"
+slurm_conf_common "$D"
+cat <<EOF
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 StateSaveLocation=$D/state
@@ -195,6 +184,7 @@ SlurmdDebug=verbose
 NodeName=$host NodeAddr=127.0.0.1$hw State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 EOF
+} > "$SLURM_CONF"
 
 # ---- munged ----------------------------------------------------------------------------
 key=$D/munge/munge.key

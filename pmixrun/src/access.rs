@@ -20,32 +20,23 @@ impl Access {
     /// pmixrun's own user (`own`), plus the users and groups named (names or numbers,
     /// each argument a comma-separated list).
     pub fn new(own: u32, users: &[String], groups: &[String]) -> Result<Access, String> {
-        let names = |l: &[String]| -> Vec<String> {
-            l.iter()
+        // Each name (or number) of the comma-separated lists `args`, resolved by `lookup`.
+        let ids = |args: &[String], lookup: fn(&str) -> Option<u32>, what: &str| {
+            args.iter()
                 .flat_map(|a| a.split(','))
                 .map(str::trim)
                 .filter(|n| !n.is_empty())
-                .map(String::from)
-                .collect()
+                .map(|n| {
+                    n.parse::<u32>()
+                        .ok()
+                        .or_else(|| lookup(n))
+                        .ok_or_else(|| format!("--allow-{what}: no {what} '{n}'"))
+                })
+                .collect::<Result<Vec<u32>, String>>()
         };
-        let mut uids = vec![own];
-        for n in names(users) {
-            let id = n
-                .parse::<u32>()
-                .ok()
-                .or_else(|| pmix_core::security::uid_by_name(&n))
-                .ok_or_else(|| format!("--allow-user: no user '{n}'"))?;
-            uids.push(id);
-        }
-        let mut gids = Vec::new();
-        for n in names(groups) {
-            let id = n
-                .parse::<u32>()
-                .ok()
-                .or_else(|| pmix_core::security::gid_by_name(&n))
-                .ok_or_else(|| format!("--allow-group: no group '{n}'"))?;
-            gids.push(id);
-        }
+        let mut uids = ids(users, pmix_core::security::uid_by_name, "user")?;
+        uids.push(own);
+        let mut gids = ids(groups, pmix_core::security::gid_by_name, "group")?;
         uids.sort_unstable();
         uids.dedup();
         gids.sort_unstable();
