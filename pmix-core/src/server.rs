@@ -2725,3 +2725,31 @@ fn _assert_send_sync() {
         value: Value::Bool(true),
     };
 }
+
+#[cfg(test)]
+mod fence_rank_tests {
+    use super::*;
+
+    #[test]
+    fn relative_ranks_count_across_the_fences_namespaces() {
+        let r = FenceRanks(vec![
+            (PStr::from("a"), Some(4)),
+            (PStr::from("b"), Some(2)),
+            (PStr::from("g"), None),
+        ]);
+        assert_eq!(r.relative(&Proc::new("a", 3)), Some(3));
+        assert_eq!(r.relative(&Proc::new("b", 1)), Some(5));
+        assert_eq!(r.proc_of(5), Some(Proc::new("b", 1)));
+        assert_eq!(r.proc_of(0), Some(Proc::new("a", 0)));
+        // Past a namespace's size, of a namespace not in the fence, or after one of unknown
+        // size: not placed.
+        assert_eq!(r.relative(&Proc::new("a", 4)), None);
+        assert_eq!(r.relative(&Proc::new("c", 0)), None);
+        assert_eq!(r.relative(&Proc::new("g", 0)), None);
+        assert_eq!(r.proc_of(6), None);
+        for rel in 0..6 {
+            let p = r.proc_of(rel).unwrap();
+            assert_eq!(r.relative(&p), Some(rel));
+        }
+    }
+}
