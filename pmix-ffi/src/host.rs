@@ -401,7 +401,8 @@ impl Release {
 
 /// The common body of the trampolines: takes the call behind `cbdata` (none for NULL),
 /// converts the host's result with `convert` (a panic there gives `PMIX_ERROR`), hands the
-/// host's data back ([`Release::later`]: after this callback returns), and completes the call. A panic in `done` stops here too.
+/// host's data back ([`Release::later`]: after this callback returns), and completes the
+/// call. A panic in `done` stops here too.
 ///
 /// # Safety
 /// `cbdata` is NULL or comes from `Call::<T>::into_cbdata` and was not taken before.
