@@ -2074,7 +2074,12 @@ impl Shared {
                 return;
             };
             let (_, all_local) = Self::local_participants(&st, &procs);
-            let ranks = FenceRanks::of(&st, &procs);
+            // Only a collective the host takes part in can bring other nodes' data back.
+            let ranks = if all_local {
+                FenceRanks(Vec::new())
+            } else {
+                FenceRanks::of(&st, &procs)
+            };
             // Only the host's fence carries it: a fence of local processes only answers
             // with a status, and their data stays here for GETNB. It is in the reference's
             // inter-server format, so that other nodes' servers may be either library.
