@@ -440,6 +440,10 @@ pub(crate) const MSEG_GEN_KEY: &[u8] = b"pmix.rsshm.mgen";
 /// job data inline, as a "hash" peer does.
 pub(crate) const REQ_INLINE: &[u8] = b"hash";
 
+/// Bytes of other processes' data a GETNB reply to a "hash" client may carry besides the
+/// process asked for (see `Shared::prefetch_peers`).
+const PREFETCH_BUDGET: usize = 256 << 10;
+
 /// State shared by the API threads, the progress thread and handshake threads.
 pub struct Shared {
     progress: Progress,
@@ -2443,6 +2447,19 @@ impl Shared {
                 .or_default()
                 .insert(target.clone(), n);
         }
+        // A "hash" client (a reference client, or ours without the segments) keeps what a
+        // reply carries and asks again only for what it lacks: its peers' data rides along
+        // with the first answer, so that the Gets that follow a fence stay in the client
+        // (under the reference server such clients read its shared store instead).
+        let prefetch = !peer.shm
+            && !peer.kind.is_tool()
+            && key.is_some()
+            && target.rank != PMIX_RANK_WILDCARD
+            && target.nspace == requester.nspace
+            && !key.is_some_and(|k| k.as_bytes().starts_with(b"pmix."));
+        if prefetch {
+            Self::prefetch_peers(st, id, requester, target, &mut blobs, mode);
+        }
         drop(guard);
         let mut p = Pack::new(mode);
         p.status(PMIX_SUCCESS);
@@ -2451,6 +2468,55 @@ impl Shared {
         }
         Self::reply(r, id, tag, p.into_bytes());
         true
+    }
+
+    /// Adds to a GETNB reply the data of `target`'s namespace peers that the connection
+    /// `id` was not sent yet, in rank order after `target`, up to [`PREFETCH_BUDGET`]
+    /// bytes, and records them as sent (as [`Shared::try_get`] records a requested one).
+    fn prefetch_peers(
+        st: &mut State,
+        id: ConnId,
+        requester: &Proc,
+        target: &Proc,
+        blobs: &mut Vec<Vec<u8>>,
+        mode: BufferType,
+    ) {
+        let Some(job) = st.jobs.get(&target.nspace) else {
+            return;
+        };
+        let size = job.job_size();
+        let local_requester = st.clients.contains_key(requester);
+        let sent = st.modex_sent.entry(id).or_default();
+        let mut budget = PREFETCH_BUDGET.saturating_sub(blobs.iter().map(Vec::len).sum());
+        for i in 1..size {
+            let rank = (target.rank + i) % size;
+            if rank == requester.rank {
+                continue;
+            }
+            let p = Proc::new(target.nspace.clone(), rank);
+            if sent.contains_key(&p) {
+                continue;
+            }
+            let Some(mut committed) = st.modex.kvals(&p, local_requester) else {
+                continue;
+            };
+            if committed.is_empty() {
+                continue;
+            }
+            let mut kvals = job.rank_info(rank);
+            kvals.append(&mut committed);
+            let b = blob_of(mode, &p, &kvals);
+            if b.len() > budget {
+                break;
+            }
+            budget -= b.len();
+            blobs.push(b);
+            let stamp = st
+                .modex
+                .local_stamps(&p, b"")
+                .map_or(0, |(latest, _)| latest);
+            sent.insert(p, stamp);
+        }
     }
 
     fn retry_gets(&self, r: &mut Reactor) {

@@ -123,6 +123,43 @@ fn exchange(clients: &[Arc<Client>]) -> Vec<Vec<Value>> {
     threads.into_iter().map(|t| t.join().unwrap()).collect()
 }
 
+/// "hash" clients (as reference clients are under our server: they cannot read its
+/// segments) get their peers' data with their first Get after a collecting fence: 8 clients
+/// that each Get every peer's key ask the server once each, not 7 times (the reference's
+/// clients read its shared store; before, our server answered each Get alone). A key a
+/// peer commits after that is still fetched from the server, and only once.
+#[test]
+fn hash_clients_get_their_peers_data_with_the_first_answer() {
+    let (s, envs) = job(8);
+    let clients: Vec<Arc<Client>> = envs
+        .into_iter()
+        .map(|mut e| {
+            e.gds_shm = false;
+            Arc::new(Client::connect(Some(e)).expect("connect"))
+        })
+        .collect();
+    let n = s.get_requests();
+    let want: Vec<Value> = (0..8).map(|r| Value::Uint32(100 + r)).collect();
+    assert_eq!(exchange(&clients), vec![want; 8]);
+    assert_eq!(s.get_requests() - n, 8, "one GETNB per client");
+    // A key committed after the fence is not in the clients' hands: one request brings it,
+    // and the rest of that peer's data is not sent again.
+    clients[3]
+        .put(PMIX_GLOBAL, "late".into(), Value::Uint32(7))
+        .unwrap();
+    clients[3].commit().unwrap();
+    fence_all(&clients);
+    let n = s.get_requests();
+    let p3 = Proc::new("ns", 3);
+    assert_eq!(clients[0].get(&p3, b"late", &[]), Ok(Value::Uint32(7)));
+    assert_eq!(clients[0].get(&p3, b"late", &[]), Ok(Value::Uint32(7)));
+    assert_eq!(clients[0].get(&p3, b"k", &[]), Ok(Value::Uint32(103)));
+    assert_eq!(s.get_requests() - n, 1);
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+}
+
 /// Our clients reach our server through the Unix socket it names in `setup_fork`; one that
 /// cannot (a name nobody listens on, or none named) uses TCP, and clients of both kinds
 /// exchange data in one fence. A server configured without the socket names none.
