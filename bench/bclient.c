@@ -1,6 +1,6 @@
 /* bclient: the benchmark client, started by bhost. Public client API only.
  *
- * usage: bclient init | main | tool | iof
+ * usage: bclient init | main | tool | iof | wireup
  *
  * Every client first waits for the host's release (EOF on the pipe BENCH_GO_FD), so that the N
  * clients start together. Each timed step is measured with CLOCK_MONOTONIC around the one call
@@ -27,6 +27,21 @@
  *          mem_host_pss     rank 0 only: the host's (parent's) PSS at the same moment
  *          clock            the cost of one timing (two clock_gettime calls)
  *
+ *   wireup the scale figure's wire-up (run by bhost or by pmixrun, any number of ranks):
+ *          PMIx_Init, PMIx_Put of one 64-byte key (PMIX_GLOBAL), PMIx_Commit, a collecting
+ *          PMIx_Fence (PMIX_COLLECT_DATA), PMIx_Get of the key of 8 other ranks (ranks
+ *          r+1..r+8 mod N; every other rank with BENCH_WIREUP_ALL=1), each value checked
+ *          (exit 1 on a wrong one), PMIx_Finalize. After the Gets every rank appends one line
+ *          "RANK PSS_KB INIT_NS PUT_COMMIT_NS FENCE_NS GETS_NS" (its own smaps_rollup PSS and
+ *          the time of each step) to $BENCH_OUT/wireup. Unless BENCH_WIREUP_MEM=0, rank 0
+ *          also appends "host PSS_KB RSS_KB" (its parent's: bhost's or pmixrun's) to
+ *          $BENCH_OUT/wireup_host, and a barrier (PMIx_Fence without data) follows, so that
+ *          no rank exits while another measures: every PSS is taken with all N processes
+ *          alive. With BENCH_WIREUP_MEM=0 there is no barrier and PSS_KB is -1.
+ *          Rank 0 prints "bclient: wireup version <PMIx_Get_version()>" on stdout and records
+ *          the library it mapped (lib.client.0); the others print nothing. The lines are
+ *          written with one write(2) each to a file opened O_APPEND, so ranks do not mix them.
+ *
  *   tool   run by `bhost -T K` as a plain child: PMIx_tool_init to the server whose pid is
  *          BENCH_SERVER_PID (PMIX_SERVER_PIDINFO), then PMIx_tool_finalize: figures tool_init,
  *          tool_finalize (file suffix: the process id, one sample per process).
@@ -42,13 +57,14 @@
  *          release to the last byte; iof_calls, handler calls. Prints MB/s (10^6 bytes/s).
  *
  * Environment: BENCH_OUT (required), BENCH_GET_ITERS (20000), BENCH_FENCE_ROUNDS (200),
- * BENCH_DM_ROUNDS (20), BENCH_WARMUP (100).
+ * BENCH_DM_ROUNDS (20), BENCH_WARMUP (100), BENCH_WIREUP_ALL (0), BENCH_WIREUP_MEM (1).
  *
  * Any failure prints "bclient: rank R: what failed: status" on stderr and exits 1.
  */
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -427,6 +443,115 @@ static int mode_main(void)
     return 0;
 }
 
+/* -- wireup ---------------------------------------------------------------------------------- */
+
+#define WIRE_KEY "bench.wire"
+#define WIRE_SIZE 64
+
+static void wire_fill(unsigned char *buf, pmix_rank_t rank)
+{
+    int i;
+    for (i = 0; i < WIRE_SIZE; i++) {
+        buf[i] = (unsigned char) ((rank >> (8 * (i % 4))) + 131 * (unsigned) i + 17);
+    }
+}
+
+/* One line appended to $BENCH_OUT/NAME with a single write(2). */
+static void append_line(const char *name, const char *line)
+{
+    char path[4096];
+    size_t len = strlen(line);
+    int fd;
+    snprintf(path, sizeof(path), "%s/%s", out_dir, name);
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0 || write(fd, line, len) != (ssize_t) len) {
+        fail("cannot append to %s: %s", path, strerror(errno));
+    }
+    close(fd);
+}
+
+static int mode_wireup(void)
+{
+    bool all = env_long("BENCH_WIREUP_ALL", 0) != 0, mem = env_long("BENCH_WIREUP_MEM", 1) != 0;
+    unsigned char buf[WIRE_SIZE], want[WIRE_SIZE];
+    pmix_proc_t wild, peer;
+    pmix_value_t v, *got;
+    pmix_status_t rc;
+    uint32_t n, k, npeers;
+    long long t0, t1, t2, t3, t4;
+    char line[256];
+
+    wait_go();
+    t0 = bench_now_ns();
+    rc = PMIx_Init(&me, NULL, 0);
+    t1 = bench_now_ns();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Init: %s", PMIx_Error_string(rc));
+    }
+    myrank = (int) me.rank;
+    if (me.rank == 0) {
+        bench_record_lib("client", 0);
+        printf("bclient: wireup version %s\n", PMIx_Get_version());
+        fflush(stdout);
+    }
+    PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    n = get_u32(&wild, PMIX_JOB_SIZE);
+
+    wire_fill(buf, me.rank);
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo.bytes = (char *) buf;
+    v.data.bo.size = WIRE_SIZE;
+    rc = PMIx_Put(PMIX_GLOBAL, WIRE_KEY, &v);
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Put(%s): %s", WIRE_KEY, PMIx_Error_string(rc));
+    }
+    rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Commit: %s", PMIx_Error_string(rc));
+    }
+    t2 = bench_now_ns();
+    fence(true, "wire-up");
+    t3 = bench_now_ns();
+
+    npeers = all ? n - 1 : (n - 1 < 8 ? n - 1 : 8);
+    for (k = 1; k <= npeers; k++) {
+        pmix_rank_t r = (me.rank + k) % n;
+        PMIX_LOAD_PROCID(&peer, me.nspace, r);
+        got = NULL;
+        rc = PMIx_Get(&peer, WIRE_KEY, NULL, 0, &got);
+        if (rc != PMIX_SUCCESS || got == NULL) {
+            fail("PMIx_Get(rank %u, %s): %s", r, WIRE_KEY, PMIx_Error_string(rc));
+        }
+        wire_fill(want, r);
+        if (got->type != PMIX_BYTE_OBJECT || got->data.bo.size != WIRE_SIZE
+            || memcmp(got->data.bo.bytes, want, WIRE_SIZE) != 0) {
+            fail("PMIx_Get(rank %u, %s) returned the wrong value (type %s, size %zu)", r, WIRE_KEY,
+                 PMIx_Data_type_string(got->type),
+                 got->type == PMIX_BYTE_OBJECT ? got->data.bo.size : (size_t) 0);
+        }
+        PMIX_VALUE_RELEASE(got);
+    }
+    t4 = bench_now_ns();
+
+    snprintf(line, sizeof(line), "%u %lld %lld %lld %lld %lld\n", me.rank,
+             mem ? bench_pss_kb(getpid()) : -1, t1 - t0, t2 - t1, t3 - t2, t4 - t3);
+    append_line("wireup", line);
+    if (mem) {
+        if (me.rank == 0) {
+            snprintf(line, sizeof(line), "host %lld %lld\n", bench_pss_kb(getppid()),
+                     bench_smaps_kb(getppid(), "Rss:"));
+            append_line("wireup_host", line);
+        }
+        fence(false, "after measuring memory");
+    }
+
+    rc = PMIx_Finalize(NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        fail("PMIx_Finalize: %s", PMIx_Error_string(rc));
+    }
+    return 0;
+}
+
 static int mode_tool(void)
 {
     const char *spid = getenv("BENCH_SERVER_PID");
@@ -566,7 +691,7 @@ int main(int argc, char **argv)
 {
     out_dir = getenv("BENCH_OUT");
     if (argc != 2 || out_dir == NULL) {
-        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool|iof\n");
+        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool|iof|wireup\n");
         return 2;
     }
     if (strcmp(argv[1], "init") == 0) {
@@ -574,6 +699,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "main") == 0) {
         return mode_main();
+    }
+    if (strcmp(argv[1], "wireup") == 0) {
+        return mode_wireup();
     }
     if (strcmp(argv[1], "tool") == 0) {
         return mode_tool();

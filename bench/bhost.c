@@ -34,6 +34,14 @@
  * client exists, to $BENCH_OUT/host_pss_registered.<repeat> (RSS: host_rss_registered), and
  * at the end the number of upcalls of each kind to $BENCH_OUT/upcalls, if BENCH_OUT is set.
  *
+ * BENCH_CLIENT_LD_LIBRARY_PATH, when set, becomes LD_LIBRARY_PATH in the environment of every
+ * client (not of tools), so that the clients run on another library than the host's (the
+ * scale figure's "our server with reference clients" and the converse). At the end the host
+ * prints "bhost: version <PMIx_Get_version()>" on stdout, writes its peak RSS (VmHWM of
+ * /proc/self/status, kB, after every client exited) to $BENCH_OUT/host_hwm and the
+ * CLOCK_MONOTONIC time (ns) at which the last client of each repeat was reaped to
+ * $BENCH_OUT/last_exit.<repeat>.
+ *
  * Exit status: 0 if every client exited 0; else the first non-zero code (128+signal when
  * signalled); 124 on the watchdog. Every failure is also described on stderr.
  *
@@ -485,6 +493,27 @@ static char **env_copy(void)
     return c;
 }
 
+/* Set NAME=VALUE in the malloc'd environment *envp (replacing NAME if present). */
+static void env_set(char ***envp, const char *name, const char *value)
+{
+    size_t n = argv_len(*envp), len = strlen(name), i;
+    char *entry = xcalloc(1, len + strlen(value) + 2);
+    sprintf(entry, "%s=%s", name, value);
+    for (i = 0; i < n; i++) {
+        if (strncmp((*envp)[i], name, len) == 0 && (*envp)[i][len] == '=') {
+            free((*envp)[i]);
+            (*envp)[i] = entry;
+            return;
+        }
+    }
+    *envp = realloc(*envp, (n + 2) * sizeof(char *));
+    if (*envp == NULL) {
+        die("out of memory");
+    }
+    (*envp)[n] = entry;
+    (*envp)[n + 1] = NULL;
+}
+
 static void env_free(char **a)
 {
     size_t i;
@@ -532,7 +561,11 @@ static void write_value(const char *name, int rep, long long v)
     if (out_dir == NULL) {
         return;
     }
-    snprintf(path, sizeof(path), "%s/%s.%d", out_dir, name, rep);
+    if (rep >= 0) {
+        snprintf(path, sizeof(path), "%s/%s.%d", out_dir, name, rep);
+    } else {
+        snprintf(path, sizeof(path), "%s/%s", out_dir, name);
+    }
     f = fopen(path, "w");
     if (f == NULL) {
         fprintf(stderr, "bhost: cannot write %s: %s\n", path, strerror(errno));
@@ -540,6 +573,26 @@ static void write_value(const char *name, int rep, long long v)
     }
     fprintf(f, "%lld\n", v);
     fclose(f);
+}
+
+/* A field ("VmHWM:", "VmRSS:", ...) of /proc/self/status in kB, or -1. */
+static long long status_kb(const char *field)
+{
+    char line[256];
+    long long v = -1;
+    size_t flen = strlen(field);
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, field, flen) == 0) {
+            v = atoll(line + flen);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
 }
 
 /* In a child between fork and exec: the default action for the signals the host handles,
@@ -573,6 +626,7 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
     pmix_status_t rc;
     pmix_proc_t proc;
     char gofd_env[64];
+    const char *client_libs = getenv("BENCH_CLIENT_LD_LIBRARY_PATH");
 
     snprintf(nspace, sizeof(nspace), "bench.%d.%d", (int) getpid(), rep);
     if (register_job(nspace, nlocal, jobsize) != PMIX_SUCCESS) {
@@ -607,6 +661,9 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
             env_free(env);
             failure = 1;
             break;
+        }
+        if (client_libs != NULL) {
+            env_set(&env, "LD_LIBRARY_PATH", client_libs);
         }
         fflush(NULL);
         pid = fork();
@@ -687,6 +744,7 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
             }
         }
     }
+    write_value("last_exit", rep, bench_now_ns());
     {
         waiter_t w;
         waiter_init(&w);
@@ -977,6 +1035,9 @@ int main(int argc, char **argv)
         }
     }
 
+    printf("bhost: version %s\n", PMIx_Get_version());
+    fflush(stdout);
+    write_value("host_hwm", -1, status_kb("VmHWM:"));
     if (out_dir != NULL) {
         char path[4096];
         FILE *f;
