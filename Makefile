@@ -148,7 +148,8 @@ ifneq ($(FUZZ_SECONDS),0)
 endif
 
 # Benchmarks against the reference (issue 5): both libraries, alternating, writes
-# docs/BENCHMARKS.md (3-7 min on 2 cores; BENCH_QUICK=1 for ~20 s; bench/run.sh lists the knobs).
+# docs/BENCHMARKS.md (15-20 min on 2 cores, of which up to 10 for the scale figure's jobs of
+# 256 and 1024 ranks; BENCH_QUICK=1 for about a minute; bench/run.sh lists the knobs).
 bench: stage
 	STAGE=$(STAGE) BENCH_BUILD=$(BUILD)/bench ./bench/run.sh
 

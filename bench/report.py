@@ -2,6 +2,7 @@
 """Turn one bench/run.sh results directory into docs/BENCHMARKS.md.
 
 usage: report.py RESULTS_DIR [REPORT.md]     (without REPORT.md: print the tables only)
+       report.py RESULTS_DIR --scale         print the scale section only (markdown)
 
 Layout read: RESULTS_DIR/{ref,ours}/KIND/PARAM/repR/FIGURE.RANK (samples, one per line, ns or
 kB), runs.tsv (one line per job: lib kind param rep rc seconds dir), meta.txt, commands.log.
@@ -17,6 +18,19 @@ import re
 import sys
 
 LIBS = ("ref", "ours")
+
+# The scale figure's arrangements (bench/run.sh scale_job): title, host program, host's
+# library, clients' library.
+SCALE_ARRS = {
+    "ref": ("all reference", "bhost", "ref", "ref"),
+    "ours": ("all ours", "bhost", "ours", "ours"),
+    "oursrv-refcli": ("our server, reference clients", "bhost", "ours", "ref"),
+    "refsrv-ourcli": ("reference server, our clients", "bhost", "ref", "ours"),
+    "pmixrun-ours": ("pmixrun, our clients", "pmixrun", None, "ours"),
+    "pmixrun-ref": ("pmixrun, reference clients", "pmixrun", None, "ref"),
+}
+# what PMIx_Get_version() of each library begins with
+VERSION_PREFIX = {"ref": "OpenPMIx", "ours": "pmix-rs"}
 
 
 def pct(sorted_vals, p):
@@ -66,7 +80,40 @@ class Results:
         for r in self.runs:
             self.check_lib(r)
 
+    def check_scale_lib(self, r):
+        """A scale job: the host's and rank 0's maps records and version lines."""
+        _, host, hlib, clib = SCALE_ARRS.get(r["lib"], (None, None, None, None))
+        what = f"{r['lib']} scale {r['param']} rep {r['rep']}"
+        if host is None:
+            self.libcheck.append(f"{what}: unknown arrangement")
+            return
+        if r["rc"] != 0:
+            return
+        d = r["dir"]
+        try:
+            out = open(os.path.join(d, "stdout")).read()
+        except OSError:
+            out = ""
+        checks = [("lib.client.0", "rank 0", clib, "bclient: wireup version ")]
+        if hlib is not None:
+            checks.append(("lib.host", "bhost", hlib, "bhost: version "))
+        for fn, who, lib, line in checks:
+            try:
+                got = [x.strip() for x in open(os.path.join(d, fn)) if x.strip()]
+            except OSError:
+                got = None
+            if got is None:
+                self.libcheck.append(f"{what}: no {fn} record")
+            elif [os.path.realpath(x) for x in got] != [self.expect[lib]]:
+                self.libcheck.append(f"{what}: {who} mapped {got}, want {self.expect[lib]}")
+            if line + VERSION_PREFIX[lib] not in out:
+                self.libcheck.append(f"{what}: {who} did not print a version beginning with "
+                                     f"{VERSION_PREFIX[lib]}")
+
     def check_lib(self, r):
+        if r["kind"] == "scale":
+            self.check_scale_lib(r)
+            return
         want = self.expect[r["lib"]]
         d = r["dir"]
         if r["kind"] == "mpi":
@@ -166,6 +213,207 @@ def verdict(ratio, target, kind="max"):
     return f"**no**: {target / ratio:.2f}× short"
 
 
+def connect_storm(R):
+    """The connect-at-once figure: {"ran": bool, LIB: median over the complete runs of the time
+    (ns) from the release to the last PMIx_Init's return, or None}."""
+    cn = int(R.meta.get("connect_n", "1000"))
+    out = {"ran": any(r["kind"] == "connect" for r in R.runs)}
+    for lib in LIBS:
+        v = []
+        for r in R.ok_runs(lib, "connect", f"n{cn}"):
+            try:
+                go = read_nums(os.path.join(r["dir"], "go.0"))[0]
+            except (OSError, IndexError):
+                continue
+            rets = R.samples_of_run(r, "init_ret")
+            if len(rets) == cn:
+                v.append(max(x[0] for x in rets.values()) - go)
+        out[lib] = median(v)
+    return out
+
+
+def scale_only(R):
+    """The scale section alone, with the run's machine, date and commit."""
+    m = R.meta
+    body = scale_section(R, connect_storm(R))
+    if not body:
+        return "No scale job in this run."
+    return (f"Run of {m.get('date')} on {m.get('cpus')} CPUs ({m.get('cpu')}), checkout "
+            f"{m.get('ours_commit')}; CPUs {m.get('busy_start')} % busy in the 2 s before, load "
+            f"average {m.get('load_start')} at the start, {m.get('load_end')} at the end; measuring "
+            f"took {m.get('elapsed')} s. Results: `{m.get('work')}`.\n\n" + body
+            + "".join("\n- " + x for x in R.libcheck if " scale " in x))
+
+
+def scale_section(R, storm):
+    """The scale figure (bench/run.sh scale_job) as markdown, or "" when no scale job ran.
+    storm: connect_storm(R)."""
+    m = R.meta
+    runs = [r for r in R.runs if r["kind"] == "scale"]
+    if not runs:
+        return ""
+
+    def parse(param):
+        n, _, peers = param[1:].partition("-")
+        return int(n), peers
+
+    def nums(path):
+        try:
+            return [x.split() for x in open(path) if x.strip()]
+        except OSError:
+            return []
+
+    def one(path):
+        v = nums(path)
+        try:
+            return int(v[0][0])
+        except (IndexError, ValueError):
+            return None
+
+    def run_figures(r):
+        n, _ = parse(r["param"])
+        d = r["dir"]
+        rows = [x for x in nums(os.path.join(d, "wireup")) if len(x) == 6]
+        ranks = {int(x[0]) for x in rows}
+        host = nums(os.path.join(d, "wireup_host"))
+        hwm = one(os.path.join(d, "host_hwm"))
+        hwm_src = "bhost"
+        if hwm is None:
+            hwm, hwm_src = one(os.path.join(d, "host_hwm_polled")), "polled"
+        f = dict(secs=r["secs"], rc=r["rc"], ok=r["rc"] == 0 and len(ranks) == n,
+                 ranks=len(ranks), hwm=hwm, hwm_src=hwm_src)
+        cp = [int(x[1]) for x in rows]
+        f["clients_pss"] = sum(cp) if rows and min(cp) >= 0 else None
+        f["host_pss"] = int(host[0][1]) if host and len(host[0]) >= 3 else None
+        f["total_pss"] = (f["clients_pss"] + f["host_pss"]
+                          if f["clients_pss"] is not None and f["host_pss"] is not None else None)
+        for i, k in ((2, "init"), (4, "fence"), (5, "gets")):
+            f[k] = max(int(x[i]) for x in rows) if rows else None
+        return f
+
+    by = {}
+    for r in runs:
+        by.setdefault((r["param"], r["lib"]), []).append(run_figures(r))
+    params = sorted({r["param"] for r in runs}, key=lambda p: (parse(p)[0], parse(p)[1] != "8"))
+    arrs = [a for a in SCALE_ARRS if any(r["lib"] == a for r in runs)]
+
+    def med(param, arr, key):
+        v = [f[key] for f in by.get((param, arr), []) if f["ok"] and f[key] is not None]
+        return median(v) if v else None
+
+    def peers_text(param):
+        n, peers = parse(param)
+        return "every other rank" if peers == "all" else f"{min(int(peers), n - 1)} peers"
+
+    def status(param, arr):
+        fs = by.get((param, arr), [])
+        bad = []
+        for f in fs:
+            if f["rc"] == 124:
+                bad.append("hung (watchdog)")
+            elif f["rc"] == 137:
+                bad.append("killed (SIGKILL)")
+            elif f["rc"] != 0:
+                bad.append(f"exit {f['rc']}")
+            elif not f["ok"]:
+                bad.append(f"{f['ranks']} of {parse(param)[0]} ranks reported")
+        return bad
+
+    t = Table(["ranks", "Get of", "arrangement", "runs ok", "wall time", "host peak RSS",
+               "host PSS", "clients' PSS (sum)", "total PSS", "slowest rank: Init / Fence / Gets"])
+    for param in params:
+        n, _ = parse(param)
+        for arr in arrs:
+            fs = by.get((param, arr))
+            if not fs:
+                continue
+            ok = [f for f in fs if f["ok"]]
+            bad = status(param, arr)
+            wall = med(param, arr, "secs")
+            each = ", ".join(f"{f['secs']:.3g}" for f in ok)
+            wall_s = "—" if wall is None else fmt_s(wall) + (f" ({each})" if len(ok) > 1 else "")
+            hwm = med(param, arr, "hwm")
+            hwm_s = fmt_kb(hwm) + (" (polled)" if ok and ok[0]["hwm_src"] == "polled" else "")
+            phases = " / ".join(fmt_ns(med(param, arr, k)) for k in ("init", "fence", "gets"))
+            t.add(n, peers_text(param), SCALE_ARRS[arr][0],
+                  f"{len(ok)} of {len(fs)}" + ("; " + ", ".join(bad) if bad else ""),
+                  wall_s, hwm_s if hwm is not None else "—", fmt_kb(med(param, arr, "host_pss")),
+                  fmt_kb(med(param, arr, "clients_pss")), fmt_kb(med(param, arr, "total_pss")),
+                  phases if ok else "—")
+
+    tt = Table(["ranks", "Get of", "figure: A ÷ B", "A", "B", "A ÷ B", "target", "met?"])
+
+    def compare(param, title, a, b, key, fmt, target):
+        va, vb = med(param, a, key), med(param, b, key)
+        if a not in arrs or b not in arrs:
+            return
+        ratio = va / vb if va is not None and vb else None
+        if ratio is not None:
+            met = verdict(ratio, target) if target is not None else "—"
+        else:
+            missing = [SCALE_ARRS[x][0] for x, v in ((a, va), (b, vb)) if v is None]
+            met = "no data: " + ", ".join(missing) + " did not complete"
+        n, _ = parse(param)
+        tt.add(n, peers_text(param), title, fmt(va), fmt(vb),
+               "—" if ratio is None else f"{ratio:.3g}",
+               "—" if target is None else f"≤ {target:g}", met)
+
+    for param in params:
+        compare(param, "wall time: all ours ÷ all reference", "ours", "ref", "secs", fmt_s, 0.3)
+        compare(param, "total PSS: all ours ÷ all reference", "ours", "ref", "total_pss", fmt_kb, 0.5)
+        compare(param, "host peak RSS: all ours ÷ all reference", "ours", "ref", "hwm", fmt_kb, 0.5)
+        compare(param, "wall time, reference clients: our bhost ÷ reference bhost",
+                "oursrv-refcli", "ref", "secs", fmt_s, 1.0)
+        compare(param, "wall time, reference clients: pmixrun ÷ reference bhost",
+                "pmixrun-ref", "ref", "secs", fmt_s, 1.0)
+        compare(param, "wall time, our clients: reference bhost ÷ our bhost",
+                "refsrv-ourcli", "ours", "secs", fmt_s, None)
+        compare(param, "wall time, our clients: pmixrun ÷ our bhost", "pmixrun-ours", "ours",
+                "secs", fmt_s, None)
+    cn = m.get("connect_n", "1000")
+    if storm.get("ran"):
+        o, r = storm.get("ours"), storm.get("ref")
+        tt.add(cn, "—", "connect storm, until the last `PMIx_Init` returned: ours (A), reference (B) "
+               "(\"Tools, whole job, connection storm\")", fmt_ns(o), fmt_ns(r),
+               "—" if o is None or not r else f"{o / r:.3g}", "A < 1 s",
+               "no data" if o is None else ("yes" if o < 1e9 else f"**no**: {o / 1e9:.3g} s"))
+    else:
+        tt.add(cn, "—", "connect storm, until the last `PMIx_Init` returned", "—", "—", "—",
+               "A < 1 s", "not run in this run (`BENCH_FIGURES` without connect, or "
+               "`BENCH_CONNECT_REPS=0`)")
+
+    ns = m.get("scale_ns", "").split()
+    reps = m.get("scale_reps", "").split()
+    rep_text = ", ".join(f"{n} ranks: {reps[min(i, len(reps) - 1)]}" for i, n in enumerate(ns)) if reps else "?"
+    out = [f"## Scale: wire-up of {' and '.join(ns)} ranks\n",
+           "`bclient wireup` in every rank: `PMIx_Init`, `PMIx_Put` of one 64-byte key, `PMIx_Commit`, "
+           "`PMIx_Fence` with `PMIX_COLLECT_DATA`, `PMIx_Get` of the key of 8 other ranks (r+1…r+8 mod N) "
+           "or of every other rank, each value checked, then its PSS (`smaps_rollup`) and rank 0 the "
+           "host's, a barrier (so that every PSS is taken with all N processes alive), `PMIx_Finalize`. "
+           "Oversubscribed: N processes and the host on the machine's CPUs, nothing pinned. "
+           "Arrangements: `bhost` (the bench's C host on the public server API) on one library with "
+           "clients on one library (`BENCH_CLIENT_LD_LIBRARY_PATH`), and our `pmixrun` with clients "
+           "on either library (`-x LD_LIBRARY_PATH=`). "
+           f"Repetitions per arrangement: {rep_text}; the arrangements alternate within each "
+           f"repetition; a job is killed after {m.get('scale_timeout')} s (its host's watchdog: "
+           "`bhost -t`, `pmixrun --timeout`).\n",
+           "Wall time: from the start of the host to its exit (server init, registration, fork of "
+           "every client, the wire-up, every client's exit, server finalize). Host peak RSS: `VmHWM` "
+           "written by `bhost` after its last client exited; for `pmixrun`, the last `VmHWM` the "
+           "harness read from `/proc/PID/status` (every 0.1 s) while it ran (\"polled\"). Total PSS: "
+           "the clients' PSS summed plus the host's PSS, all taken after the Gets. Slowest rank: the "
+           "longest `PMIx_Init`, collecting `PMIx_Fence` and Get loop over the ranks (each rank's "
+           "own clock; under `bhost` the clients are released together once all are forked, under "
+           "`pmixrun` each starts as soon as it is forked, so there the collecting fence also "
+           "waits for the last rank to be started). Medians over the complete runs (each run's "
+           "wall time in brackets). "
+           "\"The faster reference\" of the issue's target is the all-reference arrangement: this "
+           "machine has one reference library (Debian's 4.2.2).\n",
+           t.render() + "\n",
+           tt.render() + "\n"]
+    return "\n".join(out)
+
+
 class Table:
     def __init__(self, header):
         self.header = header
@@ -186,6 +434,9 @@ def main():
     report = sys.argv[2] if len(sys.argv) > 2 else None
     R = Results(work)
     m = R.meta
+    if report == "--scale":
+        print(scale_only(R))
+        return
     ns = [int(x) for x in m.get("ns", "").split()]
     jobsizes = [int(x) for x in m.get("jobsizes", "").split()]
     jn = int(m.get("jobsize_n", "4"))
@@ -404,6 +655,7 @@ def main():
                    "—" if target is None else f"≥ {target:g}", met)
     cn = m.get("connect_n", "1000")
     connect_lines = []
+    storm = connect_storm(R)
     if int(m.get("connect_reps", "0")) > 0:
         allc = {}
         inits = {}
@@ -474,7 +726,7 @@ def main():
     with open(os.path.join(work, "commands.log")) as f:
         for line in f:
             line = line.strip()
-            mm = re.search(r"/(ref|ours)/(\w+)/", line)
+            mm = re.search(r"/results-[^/ ]+/([\w-]+)/(\w+)/", line)
             key = (mm.group(1), mm.group(2)) if mm else ("?", line[:20])
             cmds.setdefault(key, line)
 
@@ -517,6 +769,9 @@ def main():
                       "One sample per run; medians over the runs; MB = 10^6 bytes.\n")
     if connect_lines:
         tables.append("Incomplete connect-at-once runs:\n\n" + "\n".join("- " + x for x in connect_lines) + "\n")
+    scale = scale_section(R, storm)
+    if scale:
+        tables.append(scale)
     tables.append("## Not measured\n")
     tables.append("- Get of a key posted on another node (two-server mode): the host has one server only.\n")
     tables.append("## Failures\n")
@@ -545,7 +800,7 @@ def main():
                + (" (BENCH_QUICK=1)" if m.get("quick") == "1" else "") + "\n"
                f"- Other activity: the 2 CPUs were {m.get('busy_start')} % busy in the 2 s before the run "
                f"started; load average (1, 5, 15 min) at the start {m.get('load_start')}, at the end "
-               f"{m.get('load_end')} (the end includes the 1000-client storm)\n"
+               f"{m.get('load_end')} (the end includes the 1000-client storm and the scale jobs)\n"
                f"- TCP sockets on the machine (`/proc/net/tcp`, mostly TIME-WAIT) at the start "
                f"{m.get('tcp_start')}, at the end {m.get('tcp_end')} (our server's handshake read this "
                f"table once per connection until 59cce2c: see the notes)\n")
@@ -572,7 +827,7 @@ def main():
     cmd_lines = []
     names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
              "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
-             "iof": "IOF host to tool"}
+             "iof": "IOF host to tool", "scale": "scale wire-up"}
     for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
     notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")

@@ -2,7 +2,8 @@
 # The benchmark of issue 5: the same C programs on the reference OpenPMIx (Debian 4.2.2) and on
 # our library, in one run, alternating A B A B, then docs/BENCHMARKS.md with the ratios.
 #
-#   bench/run.sh                  everything (about 6-10 minutes on 2 cores)
+#   bench/run.sh                  everything (about 15-20 minutes on 2 cores, 6-10 without the
+#                                 scale figure: BENCH_FIGURES=...)
 #   BENCH_QUICK=1 bench/run.sh    a quick pass (about a minute): fewer N, iterations, repetitions
 #
 # The programs (bhost.c, bclient.c, hello_mpi.c) are built once, against the reference headers;
@@ -37,8 +38,19 @@
 #   BENCH_IOF_CHUNK bytes per delivery [65536]
 #   BENCH_IOF_WINDOW deliveries in flight at most (the host waits for their callbacks) [16]
 #   BENCH_IOF_REPS  IOF jobs per library, alternating ref ours [7]; 0 skips the figure
-#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi connect iof [all seven];
-#                   e.g. BENCH_FIGURES="init tool connect" for the connection figures only
+#   BENCH_SCALE_NS  ranks of the scale figure's wire-up jobs ["256 1024"]: bclient wireup (Init,
+#                   Put of a 64-byte key, Commit, collecting Fence, Get of 8 peers' keys, or of
+#                   every other rank's, Finalize), oversubscribed, no pinning, in the arrangements
+#                   BENCH_SCALE_ARRS [ref ours oursrv-refcli refsrv-ourcli pmixrun-ours
+#                   pmixrun-ref]: bhost and clients on the reference; both on ours; bhost on ours
+#                   with reference clients; bhost on the reference with our clients; pmixrun
+#                   ($PMIXRUN [$STAGE/bin/pmixrun]) with our clients; with reference clients
+#   BENCH_SCALE_REPS   repetitions per N of BENCH_SCALE_NS, one number per N, the last one
+#                   repeating ["2 1": 2 at 256, 1 at 1024]
+#   BENCH_SCALE_TIMEOUT  seconds before one scale job is killed and reported as hung [300]
+#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi connect iof scale
+#                   [all eight]; e.g. BENCH_FIGURES="init tool connect" for the connection
+#                   figures only
 #   BENCH_TIMEOUT   seconds before one job is killed and reported as hung [120]
 #   BENCH_INIT_TIMEOUT      the same for the Init/Finalize jobs [30] (the reference hangs in
 #                   PMIx_Init now and then: see docs/BENCHMARKS.md)
@@ -58,6 +70,7 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
   : "${BENCH_INIT_SAMPLES:=10}" "${BENCH_JOBSIZES:=100 10000}" "${BENCH_MPI_REPS:=3}"
   : "${BENCH_CONNECT_REPS:=0}" "${BENCH_TOOL_CONNECTS:=10}"
   : "${BENCH_IOF_BYTES:=33554432}" "${BENCH_IOF_REPS:=3}"
+  : "${BENCH_SCALE_NS:=64 128}" "${BENCH_SCALE_REPS:=1}"
 fi
 : "${BENCH_NS:=1 2 4 8 16 32}"
 : "${BENCH_REPS:=5}"
@@ -79,7 +92,12 @@ fi
 : "${BENCH_IOF_WINDOW:=16}"
 : "${BENCH_IOF_REPS:=7}"
 : "${BENCH_PIN:=split}"
-: "${BENCH_FIGURES:=init main jobsize tool mpi connect iof}"
+: "${BENCH_SCALE_NS:=256 1024}"
+: "${BENCH_SCALE_REPS:=2 1}"
+: "${BENCH_SCALE_ARRS:=ref ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref}"
+: "${BENCH_SCALE_TIMEOUT:=300}"
+: "${PMIXRUN:=$STAGE/bin/pmixrun}"
+: "${BENCH_FIGURES:=init main jobsize tool mpi connect iof scale}"
 : "${BENCH_TIMEOUT:=120}"
 : "${BENCH_CONNECT_TIMEOUT:=60}"
 : "${BENCH_INIT_TIMEOUT:=30}"
@@ -181,6 +199,77 @@ iof_job() {  # LIB REP
     -- "$bin/bclient" iof
 }
 
+# scale_job ARR N PEERS REP: one wire-up job of N ranks in arrangement ARR, PEERS "8" or
+# "all". The host (bhost or pmixrun) is started directly (its own watchdog: bhost -t,
+# pmixrun --timeout); a sampler reads its VmHWM every 0.1 s into host_hwm_polled (pmixrun
+# writes no figure of its own) and kills it 30 s after its watchdog should have. Wall time:
+# from the start of the host to its exit (the last client has exited before).
+scale_job() {
+  local arr=$1 n=$2 peers=$3 rep=$4 hlib clib cmd
+  case $arr in
+    ref) hlib=$REF_LIB clib=$REF_LIB ;;
+    ours) hlib=$OURS_LIB clib=$OURS_LIB ;;
+    oursrv-refcli) hlib=$OURS_LIB clib=$REF_LIB ;;
+    refsrv-ourcli) hlib=$REF_LIB clib=$OURS_LIB ;;
+    pmixrun-ours) hlib= clib=$OURS_LIB ;;
+    pmixrun-ref) hlib= clib=$REF_LIB ;;
+    *) die "unknown scale arrangement $arr (BENCH_SCALE_ARRS)" ;;
+  esac
+  local param="n$n-$peers" all=0
+  [ "$peers" = all ] && all=1
+  local d="$work/$arr/scale/$param/rep$rep" t0 t1 rc tcp pid spid
+  mkdir -p "$d"
+  tcp=$(($(wc -l < /proc/net/tcp) - 1))
+  if [ -n "$hlib" ]; then
+    cmd=(env "TMPDIR=$TMPDIR" "LD_LIBRARY_PATH=$hlib" "BENCH_CLIENT_LD_LIBRARY_PATH=$clib"
+         "BENCH_OUT=$d" "BENCH_WIREUP_ALL=$all" "$bin/bhost" -n "$n" -H -1 -C -1
+         -t "$BENCH_SCALE_TIMEOUT" -- "$bin/bclient" wireup)
+  else
+    cmd=(env -u LD_LIBRARY_PATH "TMPDIR=$TMPDIR" "BENCH_OUT=$d" "BENCH_WIREUP_ALL=$all" "$PMIXRUN"
+         -n "$n" --timeout "$BENCH_SCALE_TIMEOUT" -x "LD_LIBRARY_PATH=$clib" "$bin/bclient" wireup)
+  fi
+  printf '%q ' "${cmd[@]}" >> "$work/commands.log"; echo >> "$work/commands.log"
+  t0=$EPOCHREALTIME
+  "${cmd[@]}" > "$d/stdout" 2> "$d/stderr" &
+  pid=$!
+  (
+    k=0 hwm=
+    while kill -0 "$pid" 2>/dev/null; do
+      v=
+      while read -r key val _; do
+        [ "$key" = VmHWM: ] && { v=$val; break; }
+      done 2>/dev/null < "/proc/$pid/status"
+      [ -n "$v" ] && [ "$v" != "$hwm" ] && { hwm=$v; echo "$v" > "$d/host_hwm_polled"; }
+      k=$((k + 1))
+      if [ $k -gt $(((BENCH_SCALE_TIMEOUT + 30) * 10)) ]; then
+        echo "bench: killing $pid ($arr n$n $peers): its watchdog did not end it" >> "$d/stderr"
+        kill -KILL "$pid" 2>/dev/null
+        break
+      fi
+      sleep 0.1
+    done
+  ) &
+  spid=$!
+  wait "$pid"
+  rc=$?
+  t1=$EPOCHREALTIME
+  kill "$spid" 2>/dev/null
+  wait "$spid" 2>/dev/null
+  local secs; secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$arr" scale "$param" "$rep" "$rc" "$secs" "$d" "$tcp" >> "$work/runs.tsv"
+  # the libraries that ran, by their version strings (the report also reads the maps records)
+  local want_c=pmix-rs want_h=pmix-rs note=
+  [ "$clib" = "$REF_LIB" ] && want_c=OpenPMIx
+  [ "$hlib" = "$REF_LIB" ] && want_h=OpenPMIx
+  if [ $rc = 0 ]; then
+    grep -q "^bclient: wireup version $want_c" "$d/stdout" || note="  WRONG CLIENT LIBRARY (want $want_c)"
+    [ -z "$hlib" ] || grep -q "^bhost: version $want_h" "$d/stdout" || note="$note  WRONG HOST LIBRARY (want $want_h)"
+  fi
+  printf '  %-13s %-10s rep %d: %7.2f s%s%s\n' "$arr" "$param" "$rep" "$secs" "$note" \
+    "$([ $rc = 0 ] || echo "  FAILED (exit $rc): $(tail -2 "$d/stderr" | tr '\n' ' ')")"
+  return 0
+}
+
 mpi_job() {  # LIB REP
   local lib=$1 rep=$2
   run_job "$lib" mpi "np$BENCH_MPI_NP" "$rep" -- mpirun --allow-run-as-root --oversubscribe \
@@ -202,7 +291,9 @@ start=$EPOCHREALTIME
 echo "bench: results in $work"
 echo "bench: CPU busy before starting ${busy_start} %; load average $load_start; $tcp_start TCP sockets on the machine"
 echo "bench: reference $REF_LIB, ours $OURS_LIB; N = $BENCH_NS; $BENCH_REPS repetitions; pinning $BENCH_PIN"
-for rep in $(seq 1 "$BENCH_REPS"); do
+nreps=$BENCH_REPS
+wants init || wants main || wants jobsize || wants tool || nreps=0
+for rep in $(seq 1 "$nreps"); do
   echo "== repetition $rep of $BENCH_REPS"
   for n in $BENCH_NS; do
     if wants init; then for lib in ref ours; do init_job $lib "$n" "$rep"; done; fi
@@ -232,6 +323,21 @@ if [ "$BENCH_CONNECT_REPS" -gt 0 ] && wants connect; then
   echo "== $BENCH_CONNECT_N clients connecting at once"
   for rep in $(seq 1 "$BENCH_CONNECT_REPS"); do
     for lib in ref ours; do init_job $lib "$BENCH_CONNECT_N" "$rep" connect; done
+  done
+fi
+if wants scale; then
+  [ -x "$PMIXRUN" ] || die "$PMIXRUN not found (make stage, or set PMIXRUN)"
+  scale_reps=($BENCH_SCALE_REPS)
+  i=0
+  for n in $BENCH_SCALE_NS; do
+    r=${scale_reps[$i]:-${scale_reps[${#scale_reps[@]}-1]}}
+    i=$((i + 1))
+    for peers in 8 all; do
+      echo "== scale: $n ranks, Get of $peers peers' keys, $r repetition(s); $BENCH_SCALE_ARRS"
+      for rep in $(seq 1 "$r"); do
+        for arr in $BENCH_SCALE_ARRS; do scale_job "$arr" "$n" "$peers" "$rep"; done
+      done
+    done
   done
 fi
 elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
@@ -273,6 +379,11 @@ echo "bench: measured in ${elapsed} s"
   echo "timeout=$BENCH_TIMEOUT"
   echo "quick=${BENCH_QUICK:-0}"
   echo "figures=$BENCH_FIGURES"
+  echo "scale_ns=$BENCH_SCALE_NS"
+  echo "scale_reps=$BENCH_SCALE_REPS"
+  echo "scale_arrs=$BENCH_SCALE_ARRS"
+  echo "scale_timeout=$BENCH_SCALE_TIMEOUT"
+  echo "pmixrun=$(realpath "$PMIXRUN" 2>/dev/null)"
   echo "elapsed=$elapsed"
   echo "load_start=$load_start"
   echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
