@@ -120,11 +120,13 @@ consumers: stage
 
 # Slurm as two and four nodes on this machine (network namespaces of the test's making):
 # Open MPI and PMIx clients fencing and exchanging data across nodes, reference first (two
-# nodes), then slurmstepd and the ranks on ours (ctests/slurm/multinode.sh says what it checks).
+# nodes), then slurmstepd and the ranks on ours, then one node on each library
+# (ctests/slurm/multinode.sh says what it checks).
 slurm-multinode: stage
 	./ctests/slurm/multinode.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/multinode.sh
 	PMIX_LIB_DIR=$(STAGE)/lib NODES=4 ./ctests/slurm/multinode.sh
+	PMIX_LIB_DIR=$(STAGE)/lib MIXED=1 ./ctests/slurm/multinode.sh
 
 # Slurm on this machine (srun --mpi=pmix), reference first, then slurmstepd and the ranks on ours.
 slurm: stage

@@ -702,7 +702,7 @@ impl Shared {
     pub fn dmodex_request(&self, proc: &Proc, done: crate::host::Done<Vec<u8>>) {
         let mut st = self.state.lock();
         if st.modex.has(proc) {
-            let blob = st.modex.contribution(std::slice::from_ref(proc));
+            let blob = st.modex.dmodex_answer(proc);
             drop(st);
             done(Ok(blob));
         } else if !st.clients.contains_key(proc) {
@@ -2271,7 +2271,7 @@ impl Shared {
             let t2 = target.clone();
             let done = self.later(move |s, r, res: Result<Vec<u8>>| match res {
                 Ok(blob) => {
-                    let a = s.state.lock().modex.absorb(&blob);
+                    let a = s.state.lock().modex.absorb_dmodex(&t2, &blob);
                     trace!(
                         "server: dmodex of {t2:?}: {} bytes, absorb {a:?}",
                         blob.len()
@@ -2550,7 +2550,7 @@ impl Shared {
             let mut ready = Vec::new();
             for (p, d) in waiters {
                 if st.modex.has(&p) {
-                    let blob = st.modex.contribution(std::slice::from_ref(&p));
+                    let blob = st.modex.dmodex_answer(&p);
                     ready.push((p, d, blob));
                 } else {
                     st.dmodex_waiters.push((p, d));

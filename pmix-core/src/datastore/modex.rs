@@ -1,21 +1,9 @@
-//! A server's store of committed (Put/Commit) data, per process and scope, and the fence
-//! contribution format our servers exchange.
+//! A server's store of committed (Put/Commit) data, per process and scope, and what of it
+//! goes to other servers.
 //!
-//! # Fence contribution format
-//!
-//! A contribution is a sequence, in the v41 codec, non-described mode, of pairs
-//!
-//! ```text
-//! PACK(PROC, 1, proc)  PACK(BYTE_OBJECT, 1, object)
-//! ```
-//!
-//! one pair per process, where `object` holds `PACK(KVAL, 1, kv)` for each value the process
-//! committed in the REMOTE or GLOBAL scope (nothing when it committed nothing). A sequence
-//! of top-level packs carries no header or count, so the concatenation of several servers'
-//! contributions is itself a contribution: a host may hand the blobs of all nodes back
-//! joined end to end. This is not the reference's inter-server format (section 6.4 of the
-//! protocol notes), which only matters for mixing our servers with OpenPMIx servers in one
-//! job.
+//! What goes between servers, fence contributions ([`ModexStore::fence_contribution`]) and
+//! direct-modex answers ([`ModexStore::dmodex_answer`]), is in OpenPMIx's inter-server
+//! formats, so that the servers of one job may be of either library.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -459,52 +447,33 @@ impl ModexStore {
             .collect()
     }
 
-    /// The fence contribution of the given local processes, in the format of the module
-    /// documentation. Processes that committed nothing get an empty object.
-    pub fn contribution(&self, procs: &[Proc]) -> Vec<u8> {
+    /// The answer to another server's direct-modex request for `proc` (what the host's
+    /// `direct_modex` carries back): its REMOTE and GLOBAL values as a sequence of
+    /// `PACK(KVAL)`, in the v41 codec, non-described: OpenPMIx's inter-server format
+    /// (`_dmodex_req` answering, `_process_dmdx_reply` reading), so that either library's
+    /// server may be on the other end. A process that committed nothing gives no bytes.
+    pub fn dmodex_answer(&self, proc: &Proc) -> Vec<u8> {
         let mut e = Encoder::new(BufferType::NonDesc);
-        for p in procs {
-            let mut inner = Encoder::new(BufferType::NonDesc);
-            if let Some(m) = self.view(p) {
-                pack_kvals(&mut inner, &m.list(false));
-            }
-            let start = e.buf.len();
-            let ok = e.pack(PMIX_PROC, &[Value::Proc(p.clone())]).is_ok()
-                && e.pack(PMIX_BYTE_OBJECT, &[Value::ByteObject(inner.into_bytes())])
-                    .is_ok();
-            if !ok {
-                e.buf.truncate(start);
-            }
+        if let Some(m) = self.view(proc) {
+            pack_kvals(&mut e, &m.list(false));
         }
         e.into_bytes()
     }
 
-    /// Stores every process's data from a collected fence blob (concatenated contributions)
-    /// as data of another node. Processes that committed here keep their own view (their
-    /// REMOTE+GLOBAL values are merged, never shown to local requesters). On error nothing is
-    /// stored.
+    /// Stores another server's direct-modex answer for `proc` (see
+    /// [`ModexStore::dmodex_answer`]) as data of another node. A process that committed
+    /// here keeps its own view (its REMOTE+GLOBAL values are merged, never shown to local
+    /// requesters). On error nothing is stored.
     ///
     /// # Errors
-    /// The decoder's errors for a blob that is not a sequence of (PROC, BYTE_OBJECT) pairs
-    /// whose objects are sequences of KVALs.
-    pub fn absorb(&mut self, blob: &[u8]) -> Result<()> {
-        let mut d = Decoder::new(BufferType::NonDesc, blob);
-        let mut parsed = Vec::new();
-        while !d.remaining().is_empty() {
-            let Value::Proc(proc) = read_one(&mut d, PMIX_PROC)? else {
-                return Err(Error::UnpackFailure);
-            };
-            let Value::ByteObject(bytes) = read_one(&mut d, PMIX_BYTE_OBJECT)? else {
-                return Err(Error::UnpackFailure);
-            };
-            let kvals = read_kvals(&mut Decoder::new(BufferType::NonDesc, &bytes), true)?;
-            parsed.push((proc, kvals));
-        }
-        self.store_remote(parsed);
+    /// The decoder's errors for a blob that is not a sequence of KVALs.
+    pub fn absorb_dmodex(&mut self, proc: &Proc, blob: &[u8]) -> Result<()> {
+        let kvals = read_kvals(&mut Decoder::new(BufferType::NonDesc, blob), true)?;
+        self.store_remote(vec![(proc.clone(), kvals)]);
         Ok(())
     }
 
-    /// Stores processes' data as data of another node (see [`ModexStore::absorb`]).
+    /// Stores processes' data as data of another node (see [`ModexStore::absorb_dmodex`]).
     fn store_remote(&mut self, parsed: Vec<(Proc, Vec<Kval>)>) {
         for (proc, kvals) in parsed {
             let segment = self.segments.get_mut(&proc.nspace);

@@ -1182,9 +1182,9 @@ fn modex_local_stamps_and_what_changed_since() {
     let blob = {
         let mut other = ModexStore::new();
         other.commit(&proc("other", 0), PMIX_GLOBAL, vec![kvs("o", s("1"))]);
-        other.contribution(&[proc("other", 0)])
+        other.dmodex_answer(&proc("other", 0))
     };
-    m.absorb(&blob).unwrap();
+    m.absorb_dmodex(&proc("other", 0), &blob).unwrap();
     assert_eq!(m.local_stamps(&proc("other", 0), b"o"), None);
     assert_eq!(m.local_since(&proc("other", 0), 0), vec![]);
     // A process removed and seen again gets numbers above any given out before.
@@ -1242,10 +1242,10 @@ fn modex_store_keeps_local_values_in_the_segment() {
     let blob = {
         let mut o = ModexStore::new();
         o.commit(&p0, PMIX_REMOTE, vec![kvs("from.fence", s("F"))]);
-        o.contribution(std::slice::from_ref(&p0))
+        o.dmodex_answer(&p0)
     };
-    plain_store.absorb(&blob).unwrap();
-    seg.absorb(&blob).unwrap();
+    plain_store.absorb_dmodex(&p0, &blob).unwrap();
+    seg.absorb_dmodex(&p0, &blob).unwrap();
     let all = [p0.clone(), p1.clone(), p5.clone(), other.clone()];
     let same = |a: &ModexStore, b: &ModexStore, what: &str| {
         for p in &all {
@@ -1263,7 +1263,9 @@ fn modex_store_keeps_local_values_in_the_segment() {
                 assert_eq!(a.local_since(p, since), b.local_since(p, since), "{what}");
             }
         }
-        assert_eq!(a.contribution(&all), b.contribution(&all), "{what}");
+        for p in &all {
+            assert_eq!(a.dmodex_answer(p), b.dmodex_answer(p), "{what}: {p:?}");
+        }
     };
     same(&plain_store, &seg, "attached");
     // Ranks 0 and 1 hold no local value in the store; their peers read them.
@@ -1297,8 +1299,10 @@ fn modex_store_keeps_local_values_in_the_segment() {
     assert_eq!(seg.values_held(&p1), 2);
 }
 
+/// Direct-modex answers between servers: a process's REMOTE and GLOBAL values as a bare
+/// sequence of KVALs (OpenPMIx's `_dmodex_req` format), read back for the process asked for.
 #[test]
-fn modex_contribution_round_trip() {
+fn dmodex_answers_round_trip() {
     // two servers, each with its local procs
     let mut a = ModexStore::new();
     let mut b = ModexStore::new();
@@ -1322,13 +1326,20 @@ fn modex_contribution_round_trip() {
         PMIX_GLOBAL,
         vec![kvs("ep", Value::ByteObject(vec![2]))],
     );
-    // p3 committed nothing at all
-    let mut blob = a.contribution(&[p0.clone(), p1.clone()]);
-    blob.extend(b.contribution(&[p2.clone(), p3.clone()]));
+    // p3 committed nothing at all: an empty answer
+    b.commit(&p3, PMIX_GLOBAL, vec![]);
+    assert!(b.dmodex_answer(&p3).is_empty());
+    // The answer is exactly the KVALs, packed one after the other.
+    let mut want = Encoder::new(BufferType::NonDesc);
+    let kv = kvs("ep", Value::ByteObject(vec![2]));
+    want.pack(PMIX_KVAL, &[Value::Kval(Box::new(kv))]).unwrap();
+    assert_eq!(b.dmodex_answer(&p2), want.into_bytes());
 
-    // a third server receives everything
+    // a third server receives each
     let mut c = ModexStore::new();
-    c.absorb(&blob).unwrap();
+    for (p, from) in [(&p0, &a), (&p1, &a), (&p2, &b), (&p3, &b)] {
+        c.absorb_dmodex(p, &from.dmodex_answer(p)).unwrap();
+    }
     for local in [true, false] {
         assert_eq!(
             c.kvals(&p0, local).unwrap(),
@@ -1341,23 +1352,17 @@ fn modex_contribution_round_trip() {
         );
         assert_eq!(c.kvals(&p3, local), Some(vec![]));
     }
-    // server a absorbs the collected blob too: its own procs keep their local view
-    a.absorb(&blob).unwrap();
+    // server a absorbs an answer about its own process: it keeps its local view
+    a.absorb_dmodex(&p0, &b.dmodex_answer(&p2)).unwrap();
     assert_eq!(
         a.kvals(&p0, true).unwrap(),
         vec![kvs("l0", s("local-only"))]
     );
-    assert_eq!(
-        a.kvals(&p2, true).unwrap(),
-        vec![kvs("ep", Value::ByteObject(vec![2]))]
-    );
-    // an empty blob is an empty contribution
-    c.absorb(&[]).unwrap();
-    assert!(ModexStore::new().contribution(&[]).is_empty());
-    // truncated blobs are refused, and store nothing
+    // truncated answers are refused, and store nothing
+    let answer = a.dmodex_answer(&p1);
     let mut d = ModexStore::new();
-    assert!(d.absorb(&blob[..blob.len() - 1]).is_err());
-    assert!(!d.has(&p0));
+    assert!(d.absorb_dmodex(&p1, &answer[..answer.len() - 1]).is_err());
+    assert!(!d.has(&p1));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1378,7 +1383,7 @@ fn valid_blobs() -> Vec<Vec<u8>> {
             &rec.wildcard_kvals(),
         ),
         req_reply_bytes(mode, "testns", &captured_reply(mode)),
-        m.contribution(&[proc("ns", 0), proc("ns", 1)]),
+        m.dmodex_answer(&proc("ns", 0)),
     ]
 }
 
@@ -1411,7 +1416,7 @@ fn feed(bytes: &[u8]) {
         let _ = st.get(&proc("x", PMIX_RANK_UNDEF), b"pmix.lpeers", &none());
         let _ = st.local_peers(&"x".into());
     }
-    let _ = ModexStore::new().absorb(bytes);
+    let _ = ModexStore::new().absorb_dmodex(&proc("x", 0), bytes);
 }
 
 proptest! {
