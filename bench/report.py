@@ -236,13 +236,17 @@ def scale_only(R):
     """The scale section alone, with the run's machine, date and commit."""
     m = R.meta
     body = scale_section(R, connect_storm(R))
+    bad = [x for x in R.libcheck if " scale " in x]
     if not body:
         return "No scale job in this run."
     return (f"Run of {m.get('date')} on {m.get('cpus')} CPUs ({m.get('cpu')}), checkout "
             f"{m.get('ours_commit')}; CPUs {m.get('busy_start')} % busy in the 2 s before, load "
             f"average {m.get('load_start')} at the start, {m.get('load_end')} at the end; measuring "
             f"took {m.get('elapsed')} s. Results: `{m.get('work')}`.\n\n" + body
-            + "".join("\n- " + x for x in R.libcheck if " scale " in x))
+            + ("\n**Library check failed** (the process did not map, or did not name, the library "
+               "it should have):\n" + "".join("\n- " + x for x in bad) if bad else
+               "\nEvery scale job's host (`bhost`) and rank 0 were checked to have mapped the intended "
+               "library (`/proc/self/maps`) and to print its version string.\n"))
 
 
 def scale_section(R, storm):
