@@ -4,10 +4,25 @@
 //! while no tool has pulled them). While a tool holds a source's output with
 //! `PMIX_IOF_REDIRECT`, pmixrun does not write that output itself.
 //!
-//! Within one source nothing is lost or reordered: a reader writes each chunk as it reads
-//! it, under the destination's lock. Decoration (`--tag-output`, `--timestamp-output`) is
-//! the library's formatter (`pmix_core::iof`), so pmixrun and a tool asking for the same
-//! attributes print the same bytes.
+//! Output stays whole: a reader cuts what it reads into segments (`lines::LineSplitter`),
+//! whole lines as far as it can, and writes each segment with one `write_all` under
+//! std's process-wide stdout lock (stderr's writers take it too, before stderr's own), so
+//! no line of one process is cut or mixed with another's output. Lines of up to
+//! `lines::MAX_LINE` (1 MiB, newline included) are never cut; a longer line goes out in
+//! pieces of 1 MiB, each whole. A line that waits for its newline (a prompt, binary data)
+//! goes out once no byte came for `lines::PARTIAL_IDLE` (100 ms) and the process is not
+//! running or waiting for a CPU (`writer_busy`: a prompt waits for input, while a process
+//! preempted half-way through a line waits for a CPU), and in any case once its first byte
+//! waited `lines::PARTIAL_MAX_WAIT` (2 s). The reader waits in `poll(2)` bounded by that
+//! deadline (no thread of its own for the timer).
+//! Tools receive the same segments, so a tool's `PMIx_IOF_pull` sees whole lines too.
+//! Within one source nothing is lost or reordered; at end of file the rest goes out, then
+//! `PMIX_IOF_COMPLETE`. `docs/notes/iof.md` ("Whole lines") has the rules.
+//!
+//! Decoration (`--tag-output`, `--timestamp-output`) is the library's formatter
+//! (`pmix_core::iof`), so pmixrun and a tool asking for the same attributes print the same
+//! bytes; a piece of a line (over the limit, or flushed by time) is decorated as a line of
+//! its own, with a newline added.
 //!
 //! Also here: standard input. Each process that takes input has a feed: a queue and a
 //! writer thread for its stdin pipe, fed in order by pmixrun's own stdin (`--stdin`) and by
@@ -17,7 +32,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -30,6 +45,7 @@ use pmix_core::server::Server;
 use pmix_core::values::{Info, Proc, Value};
 use pmix_sys::*;
 
+use crate::lines::LineSplitter;
 use crate::sys;
 
 /// How output is shown.
@@ -96,6 +112,9 @@ impl Sink {
                 let _ = o.flush();
             }
             Sink::Stderr => {
+                // stdout's lock too (always taken first), so that a segment of stderr and
+                // one of stdout do not mix when both go to one pipe or file (`2>&1`).
+                let _out = std::io::stdout().lock();
                 let mut o = std::io::stderr().lock();
                 let _ = o.write_all(data);
                 let _ = o.flush();
@@ -104,6 +123,74 @@ impl Sink {
                 let _ = f.write_all(data);
             }
         }
+    }
+}
+
+/// Where the segments of one pipe go: tools first, then the sink (decorated as asked).
+struct Writer<'a> {
+    iof: &'a Iof,
+    source: &'a Proc,
+    channel: pmix_iof_channel_t,
+    sink: Sink,
+    lines: LineState,
+    out: Vec<u8>,
+}
+
+impl Writer<'_> {
+    fn segment(&mut self, seg: &[u8]) {
+        let (iof, source, channel) = (self.iof, self.source, self.channel);
+        iof.deliver(source, channel, seg, false);
+        if iof.redirected(source, channel) {
+            return;
+        }
+        if !iof.flags.decorates() {
+            self.sink.write(seg);
+            return;
+        }
+        self.out.clear();
+        decorate_segment(
+            &mut self.lines,
+            &iof.flags,
+            source,
+            channel,
+            seg,
+            &mut self.out,
+        );
+        self.sink.write(&self.out);
+    }
+
+    /// At end of file (the last segment was written already: nothing is pending).
+    fn finish(&mut self) {
+        self.out.clear();
+        self.lines
+            .finish(&self.iof.flags, self.source, self.channel, &mut self.out);
+        self.sink.write(&self.out);
+    }
+}
+
+/// Whether the writer of a partial line is still at it: process `pid` is running or
+/// waiting for a CPU, or the pipe has bytes again. The pipe is looked at second: the
+/// reader may itself have waited for a CPU since its `poll` ended, while the process wrote
+/// the rest of the line and exited; once the process is seen idle, an empty pipe means that
+/// nothing it wrote is left unread.
+fn writer_busy(pid: sys::Pid, pipe: std::os::fd::BorrowedFd<'_>) -> bool {
+    sys::is_runnable(pid) || matches!(sys::wait_readable(pipe, Some(Duration::ZERO)), Ok(true))
+}
+
+/// Appends one segment decorated per `flags`: its lines, each with its tag; a piece of a
+/// line (longer than the limit, or flushed by time) becomes a decorated line of its own,
+/// with a newline added, so that every line of pmixrun's output starts with its tag.
+fn decorate_segment(
+    lines: &mut LineState,
+    flags: &IofFlags,
+    source: &Proc,
+    channel: pmix_iof_channel_t,
+    seg: &[u8],
+    out: &mut Vec<u8>,
+) {
+    lines.push(flags, source, channel, seg, out);
+    if seg.last() != Some(&b'\n') {
+        lines.finish(flags, source, channel, out);
     }
 }
 
@@ -120,11 +207,12 @@ impl Iof {
         }
     }
 
-    /// Starts forwarding what `source` (of a job of `nprocs`) writes on `channel`
-    /// (`PMIX_FWD_STDOUT_CHANNEL` or `PMIX_FWD_STDERR_CHANNEL`) into `pipe`.
+    /// Starts forwarding what `source` (of a job of `nprocs`, process `pid`) writes on
+    /// `channel` (`PMIX_FWD_STDOUT_CHANNEL` or `PMIX_FWD_STDERR_CHANNEL`) into `pipe`.
     pub fn forward(
         self: &Arc<Self>,
         source: Proc,
+        pid: sys::Pid,
         channel: pmix_iof_channel_t,
         pipe: OwnedFd,
         nprocs: u32,
@@ -150,7 +238,7 @@ impl Iof {
             .spawn({
                 let me = me.clone();
                 move || {
-                    me.read_loop(&source, channel, File::from(pipe), sink);
+                    me.read_loop(&source, pid, channel, File::from(pipe), sink);
                     me.done();
                 }
             });
@@ -207,35 +295,51 @@ impl Iof {
             .is_some_and(|s| s.iof_redirected(source, channel))
     }
 
+    /// Reads `pipe` to its end, cutting what comes into segments ([`LineSplitter`]) that
+    /// go out whole: to tools, then (unless a tool redirects the output) to `sink`. Between
+    /// reads it waits in `poll`, bounded by the time a partial line may wait.
     fn read_loop(
         &self,
         source: &Proc,
+        pid: sys::Pid,
         channel: pmix_iof_channel_t,
         mut pipe: File,
-        mut sink: Sink,
+        sink: Sink,
     ) {
         let mut buf = vec![0u8; 64 * 1024];
-        let mut lines = LineState::default();
-        let mut out = Vec::new();
+        let mut split = LineSplitter::default();
+        let mut w = Writer {
+            iof: self,
+            source,
+            channel,
+            sink,
+            lines: LineState::default(),
+            out: Vec::new(),
+        };
         loop {
+            let timeout = split
+                .deadline()
+                .map(|d| d.saturating_duration_since(Instant::now()));
+            // An error of poll itself (none is expected) only costs the bound on partial
+            // lines: the read below then waits as long as it must.
+            if let Ok(false) = sys::wait_readable(pipe.as_fd(), timeout) {
+                let busy = || writer_busy(pid, pipe.as_fd());
+                split.flush_due(Instant::now(), busy, |seg| w.segment(seg));
+                continue;
+            }
             let n = match pipe.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
-            let data = &buf[..n];
-            self.deliver(source, channel, data, false);
-            if self.redirected(source, channel) {
-                continue;
-            }
-            out.clear();
-            lines.push(&self.flags, source, channel, data, &mut out);
-            sink.write(&out);
+            let now = Instant::now();
+            split.push(&buf[..n], now, |seg| w.segment(seg));
+            let busy = || writer_busy(pid, pipe.as_fd());
+            split.flush_due(now, busy, |seg| w.segment(seg));
         }
-        out.clear();
-        lines.finish(&self.flags, source, channel, &mut out);
-        sink.write(&out);
+        split.finish(|seg| w.segment(seg));
+        w.finish();
         self.deliver(source, channel, &[], true);
     }
 
@@ -502,4 +606,68 @@ pub fn push_stdin_upcall(
         return;
     }
     iof.push_stdin(targets, data, end, done);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    /// What pmixrun writes for `chunks` (each read at the time given, in ms from the start,
+    /// with a look at the clock after each), `--tag-output`, lines kept whole up to `max`.
+    fn tagged(max: usize, chunks: &[(u32, &[u8])], eof_ms: u32) -> String {
+        let flags = IofFlags {
+            tag: true,
+            ..IofFlags::default()
+        };
+        let source = Proc::new("run.1", 3);
+        let ch = PMIX_FWD_STDOUT_CHANNEL;
+        let mut split = LineSplitter::new(max, 100 * MS, 2000 * MS);
+        let mut lines = LineState::default();
+        let mut out = Vec::new();
+        let t0 = Instant::now();
+        let mut emit =
+            |seg: &[u8]| decorate_segment(&mut lines, &flags, &source, ch, seg, &mut out);
+        for &(ms, c) in chunks {
+            split.flush_due(t0 + ms * MS, || false, &mut emit);
+            split.push(c, t0 + ms * MS, &mut emit);
+        }
+        split.flush_due(t0 + eof_ms * MS, || false, &mut emit);
+        split.finish(&mut emit);
+        lines.finish(&flags, &source, ch, &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn one_tag_per_line_when_lines_come_in_many_reads() {
+        let text = "first line\nsecond, longer line of output\n\nthird\n";
+        // Every way of cutting the text into reads of n bytes.
+        for n in 1..text.len() {
+            let chunks: Vec<(u32, &[u8])> = text.as_bytes().chunks(n).map(|c| (0, c)).collect();
+            let got = tagged(1 << 20, &chunks, 0);
+            let want = "[run.1,3]<stdout>: first line\n\
+                        [run.1,3]<stdout>: second, longer line of output\n\
+                        [run.1,3]<stdout>: \n\
+                        [run.1,3]<stdout>: third\n";
+            assert_eq!(got, want, "reads of {n} bytes");
+        }
+    }
+
+    #[test]
+    fn a_flushed_prompt_and_an_over_long_line_are_tagged_lines() {
+        // A prompt alone for 150 ms, then its answer; a line that ends at end of file.
+        let got = tagged(64, &[(0, b"name? "), (150, b"Bob\n"), (160, b"last")], 170);
+        assert_eq!(
+            got,
+            "[run.1,3]<stdout>: name? \n[run.1,3]<stdout>: Bob\n[run.1,3]<stdout>: last\n"
+        );
+        // 20 bytes and a newline with a limit of 8: three tagged pieces.
+        let got = tagged(8, &[(0, b"0123456789"), (1, b"abcdefghij\nok\n")], 2);
+        assert_eq!(
+            got,
+            "[run.1,3]<stdout>: 01234567\n[run.1,3]<stdout>: 89abcdef\n\
+             [run.1,3]<stdout>: ghij\n[run.1,3]<stdout>: ok\n"
+        );
+    }
 }

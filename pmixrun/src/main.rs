@@ -5,8 +5,9 @@
 //! job's exit status.
 //!
 //! Modules: `cli` (command line), `job` (jobs and their registration), `run` (state and
-//! launcher), `host` (the server upcalls), `iof` (output and input forwarding), `sys` (the
-//! only `unsafe` code: fork/exec, signals, waitpid).
+//! launcher), `host` (the server upcalls), `iof` (output and input forwarding), `lines` (how
+//! output is cut into whole lines), `sys` (the only `unsafe` code: fork/exec, signals,
+//! waitpid, poll).
 #![deny(unsafe_code)]
 
 mod access;
@@ -16,6 +17,7 @@ mod host;
 mod indirect;
 mod iof;
 mod job;
+mod lines;
 mod run;
 mod sys;
 

@@ -658,10 +658,10 @@ impl Run {
                         st.pids.insert(pid, (idx, r));
                     }
                     self.iof
-                        .forward(proc.clone(), PMIX_FWD_STDOUT_CHANNEL, out_r, nprocs);
+                        .forward(proc.clone(), pid, PMIX_FWD_STDOUT_CHANNEL, out_r, nprocs);
                     if let Some(e) = err_r {
                         self.iof
-                            .forward(proc.clone(), PMIX_FWD_STDERR_CHANNEL, e, nprocs);
+                            .forward(proc.clone(), pid, PMIX_FWD_STDERR_CHANNEL, e, nprocs);
                     }
                     if stop_on_exec {
                         // Stopped at its first instruction: tell the tools, on its behalf.

@@ -1,5 +1,5 @@
 //! The operating-system calls pmixrun makes through `libc`: fork and exec, pipes, signal
-//! masks, `waitpid`, `kill`, CPU binding, syslog and local time.
+//! masks, `waitpid`, `kill`, `poll`, CPU binding, syslog and local time.
 //!
 //! This is the only module of pmixrun with `unsafe` code. Everything it exports is a safe
 //! function; each `unsafe` block says why its call is sound.
@@ -579,5 +579,90 @@ pub fn wait_eof(fd: i32) {
             continue;
         }
         return;
+    }
+}
+
+/// Waits until `fd` has something to read (data, end of file or an error), at most
+/// `timeout` (`None`: without limit). Returns whether it has; `false` when the time ran
+/// out or a signal interrupted the wait (the caller looks at its clock and waits again).
+pub fn wait_readable(fd: BorrowedFd<'_>, timeout: Option<std::time::Duration>) -> io::Result<bool> {
+    // Rounded up, so that a wait never ends just before its deadline (which would make
+    // the caller wait 0 ms again and again).
+    let ms: c_int = match timeout {
+        None => -1,
+        Some(t) => {
+            let ms = t.as_nanos().div_ceil(1_000_000);
+            c_int::try_from(ms).unwrap_or(c_int::MAX)
+        }
+    };
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: `p` is one valid pollfd, and the count says one.
+    let r = unsafe { libc::poll(&mut p, 1, ms) };
+    if r < 0 {
+        let e = io::Error::last_os_error();
+        if e.kind() == io::ErrorKind::Interrupted {
+            return Ok(false);
+        }
+        return Err(e);
+    }
+    // POLLHUP and POLLERR come without POLLIN: a read then says what happened.
+    Ok(r > 0 && p.revents != 0)
+}
+
+/// Whether process `pid` is running or waiting for a CPU (state `R` in `/proc/<pid>/stat`),
+/// as opposed to sleeping, stopped or gone.
+pub fn is_runnable(pid: Pid) -> bool {
+    let Ok(stat) = std::fs::read(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // "pid (comm) S ...": the state follows the last ')' (comm may hold any byte).
+    stat.iter()
+        .rposition(|&b| b == b')')
+        .and_then(|i| stat.get(i + 2))
+        .is_some_and(|&s| s == b'R')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::AsFd;
+    use std::process::Command;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn runnable_processes_and_readable_pipes() {
+        let mut sleeper = Command::new("sleep").arg("10").spawn().unwrap();
+        let mut spinner = Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        let sleeping = is_runnable(sleeper.id() as Pid);
+        // A spinning process is seen running within a few looks.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut spinning = false;
+        while !spinning && Instant::now() < deadline {
+            spinning = is_runnable(spinner.id() as Pid);
+        }
+        for c in [&mut sleeper, &mut spinner] {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        assert!(!sleeping, "a sleeping process counted as runnable");
+        assert!(spinning, "a spinning process never counted as runnable");
+        assert!(
+            !is_runnable(sleeper.id() as Pid),
+            "an ended process counted"
+        );
+        let fd = std::fs::File::open("/dev/null").unwrap();
+        assert!(wait_readable(fd.as_fd(), Some(Duration::from_millis(10))).unwrap());
+        let (rd, _wr) = pipe().unwrap();
+        let t = Instant::now();
+        assert!(!wait_readable(rd.as_fd(), Some(Duration::from_millis(50))).unwrap());
+        assert!(t.elapsed() >= Duration::from_millis(50));
     }
 }
