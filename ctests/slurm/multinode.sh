@@ -27,6 +27,13 @@
 #     without data then Gets (direct modex); Gets with no fence then a barrier; each with
 #     Slurm's defaults, with SLURM_PMIX_DIRECT_CONN=false (stepd traffic through slurmd) and
 #     with SLURM_PMIX_FENCE=ring; every value right, PMIX_HOSTNAME of every peer its true node;
+#   * PMIX_LOCAL_PEERS of every rank is the ranks on its node;
+#   * faults (SLURM_PMIX_TIMEOUT=10): the last rank SIGKILLs itself after its Commit while
+#     the others enter a collecting fence: no survivor's fence succeeds (each gets an error
+#     or is ended with the step) and srun returns; then a whole node (its slurmd, stepd and
+#     ranks) is SIGKILLed while the others wait in a fence: their fences fail within the
+#     timeout, and after the step is cancelled no stepd or rank is left on the other nodes;
+#     the node's slurmd is started again and the next job runs on every node;
 #   * in every step, each rank and its slurmstepd map the library under test (dev:ino);
 #   * after each step, no slurmstepd or task is left on any node 10 s after srun returned.
 # Known failures (an XFAIL line; the run fails when one of them passes, so that the list is
@@ -65,6 +72,9 @@ MIXED=${MIXED:-0}
 # (none today: PMIX_NODEID of peers was one until the datastore let the maps win over
 # Slurm's per-rank node ids)
 declare -A KNOWN=()
+# The reference's server completes a fence without a participant that died before it (its
+# local count just drops): the survivors are told SUCCESS, then Slurm kills the step.
+[ "$lib" = reference ] && KNOWN["fault: a rank killed before a cross-node fence"]=1
 
 # ---- the library under test ------------------------------------------------------------
 binds=()
@@ -305,6 +315,17 @@ for mode in fence barrier nofence; do
     # Ours must answer it for every peer; the reference answers NOT_FOUND for peers on other
     # nodes under Slurm's registration (docs/multinode.md), which is only counted (also in a
     # mixed run, whose n1 ranks are the reference's).
+    # PMIX_LOCAL_PEERS: exactly the ranks on one's own node
+    if [ "$mode$var" = fence ]; then
+      wrong=$(awk '$2 == "xnode" && $3 == "me" { split($4, a, "/"); h[a[1]] = $6 }
+                   $2 == "xnode" && $3 == "lpeers" { lp[$4] = $5 }
+                   END { for (r in h) { want = ""; n = 0
+                           for (q = 0; q < 1024; q++) if (q in h && h[q] == h[r]) want = want (n++ ? "," : "") q
+                           if (lp[r] != want) w = w " rank " r ": " lp[r] " not " want }
+                         print w }' "$out")
+      ok=0; [ "$(grep -c 'xnode lpeers ' "$out")" -eq "$NTASKS" ] && [ -z "$wrong" ] && ok=1
+      verdict "PMIX_LOCAL_PEERS of every rank is the ranks on its node" $ok "${wrong:-$(grep -c 'xnode lpeers ' "$out") ranks right}"
+    fi
     if [ -z "$nodeid_seen" ] && [ "$gets" -gt 0 ]; then
       nodeid_seen=1
       set -- $(awk '$2 == "xnode" && $3 == "me" { h[$4 + 0] = $6; id[$4 + 0] = $8 }
@@ -317,6 +338,91 @@ for mode in fence barrier nofence; do
     fi
   done
 done
+
+# ---- faults -----------------------------------------------------------------------------
+# Slurm's collective timeout (SLURM_PMIX_TIMEOUT, seconds) is the job's bound on a fence whose
+# peer never comes; SRUN_TIMEOUT is the test's.
+FAULT_TIMEOUT=10
+# fault_ok OUT: no survivor's fence succeeded (each reported its fence failed, or was ended by Slurm
+# kills the step when its PMIx server reports an error), and srun returned in time
+fault_ok() {
+  [ "$rc" -ne 124 ] && ! grep -qE '^ *[0-9]+: xnode fault [0-9]+ fence SUCCESS' "$1"
+}
+fault_detail() {
+  echo "$(grep -cE 'xnode fault [0-9]+ fence ' "$1") of $2 survivors returned from the fence" \
+    "($(grep -oE 'xnode fault [0-9]+ fence .*' "$1" | awk '{ $1 = $2 = $3 = $4 = ""; print }' | sort | uniq -c | tr -s ' \n' ' '))," \
+    "srun rc $rc, ${dt} s"
+}
+step "fault: a rank killed before a cross-node fence" "$D/die.out" SLURM_PMIX_TIMEOUT=$FAULT_TIMEOUT -- ./xnode die
+ok=0; fault_ok "$D/die.out" && ok=1
+verdict "fault: a rank killed before a cross-node fence" $ok "$(fault_detail "$D/die.out" $((NTASKS - 1)))"
+[ $ok = 1 ] || { tail -3 "$D/die.out.err" | sed 's/^/    /'; }
+
+# A whole node (its slurmd, slurmstepd and ranks) killed while the others wait in a fence;
+# then the node comes back and the next job runs on every node.
+victim=n$NODES vi=$NODES
+out=$D/nodedown.out
+t=$(date +%s.%N)
+(cd "$D/bin" && in_ctl env SLURM_PMIX_TIMEOUT=$FAULT_TIMEOUT XNODE_VICTIM_HOST=$victim TMPDIR="$D/tmp" \
+   timeout "$SRUN_TIMEOUT" srun --mpi=pmix -N "$NODES" -n "$NTASKS" --overcommit -l ./xnode nodedown) > "$out" 2> "$out.err" &
+srun_pid=$!
+for _ in $(seq 200); do
+  [ "$(grep -cE 'xnode (victim|waiting) ' "$out")" -ge "$NTASKS" ] && break
+  kill -0 $srun_pid 2>/dev/null || break; sleep 0.1
+done
+nvictims=$(grep -c 'xnode victim ' "$out")
+# every process of the victim node: its slurmd and what runs in its mount namespace
+vm=${node_mnt[$vi]}
+kill -KILL "${slurmd_pid[$vi]}" 2>/dev/null
+for p in /proc/[0-9]*; do [ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$vm" ] && kill -KILL "${p#/proc/}" 2>/dev/null; done
+tk=$(date +%s.%N)
+# The survivors' fence must fail within Slurm's collective timeout (plus a margin); the step
+# itself lives on until slurmctld gives up on the node, so it is then cancelled, as an
+# operator would, and must end at once.
+for _ in $(seq $(((FAULT_TIMEOUT + 20) * 10))); do
+  [ "$(grep -c 'xnode fault ' "$out")" -ge $((NTASKS - nvictims)) ] && break
+  kill -0 $srun_pid 2>/dev/null || break; sleep 0.1
+done
+tf=$(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $tk}")
+in_ctl scancel --quiet --user=root >/dev/null 2>&1
+tc=$(date +%s.%N)
+wait "${slurmd_pid[$vi]}" 2>/dev/null
+# the surviving nodes' stepds and ranks are gone soon after the cancel (srun itself waits
+# for the dead node's part of the step until slurmctld gives the node up: Slurm's matter)
+left=
+for _ in $(seq 150); do left=$(node_procs); [ -z "$left" ] && break; sleep 0.1; done
+dt=$(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $tc}")
+kill -TERM $srun_pid 2>/dev/null; wait $srun_pid 2>/dev/null
+rc=0
+ok=0
+[ "$nvictims" -gt 0 ] && fault_ok "$out" && [ -z "$left" ] &&
+  [ "$(grep -c 'xnode fault ' "$out")" -eq $((NTASKS - nvictims)) ] && ok=1
+verdict "fault: node $victim killed during a cross-node fence" $ok \
+  "$nvictims ranks on $victim; $(grep -c 'xnode fault ' "$out") of $((NTASKS - nvictims)) survivors' fences ended ${tf} s after the kill ($(grep -oE 'xnode fault [0-9]+ fence .*' "$out" | awk '{ $1 = $2 = $3 = $4 = ""; print }' | sort | uniq -c | tr -s ' \n' ' ')); ${left:+left on the nodes:$left}${left:-the surviving nodes empty ${dt} s after the cancel}"
+[ $ok = 1 ] || { tail -3 "$out.err" | sed 's/^/    /'; }
+[ -z "$left" ] || kill -KILL $left 2>/dev/null
+# the node comes back
+(in_node "$vi" slurmd -D -N "$victim" -f "$SLURM_CONF") > "$D/log/slurmd.$victim.2.out" 2>&1 &
+slurmd_pid[$vi]=$!; daemons+=($!)
+node_mnt[$vi]=
+for _ in $(seq 100); do
+  m=$(readlink "/proc/${slurmd_pid[$vi]}/ns/mnt" 2>/dev/null)
+  [ -n "$m" ] && [ "$m" != "$self_mnt" ] && [ "$(cat "/proc/${slurmd_pid[$vi]}/comm" 2>/dev/null)" = slurmd ] &&
+    { node_mnt[$vi]=$m; break; }
+  sleep 0.1
+done
+t0=$(date +%s)
+while :; do
+  in_ctl scontrol update nodename="$victim" state=resume >/dev/null 2>&1
+  st=$(in_ctl sinfo -h -n "$victim" -o '%T' 2>/dev/null)
+  [ "$st" = idle ] && break
+  [ $(($(date +%s) - t0)) -lt 60 ] || break
+  sleep 0.5
+done
+step "the next job after the node came back" "$D/after.out" -- ./xnode fence
+gets=$(grep -c ' ok$' "$D/after.out"); need=$((NTASKS * (NTASKS - 1)))
+ok=0; [ "$rc" -eq 0 ] && [ "$gets" -eq "$need" ] && [ "$(grep -E 'xnode me ' "$D/after.out" | awk '{print $6}' | sort -u | wc -l)" -eq "$NODES" ] && ok=1
+verdict "the next job runs on every node after $victim came back" $ok "node $victim $st, $gets of $need Gets right, srun rc $rc, ${dt} s"
 
 echo "multinode ($lib library, $NODES nodes): $npass passed, $nfail failed"
 exit $fail

@@ -1,7 +1,7 @@
 /* A PMIx client for ctests/slurm/multinode.sh: data exchange between ranks on different
  * Slurm nodes, under slurmstepd's PMIx server.
  *
- * usage: xnode fence|barrier|nofence
+ * usage: xnode fence|barrier|nofence|die|nodedown
  *   fence    Put/Commit, Fence with PMIX_COLLECT_DATA, then Get of every peer's key (the
  *            data of other nodes comes with the fence)
  *   barrier  Put/Commit, Fence without data, then Get (other nodes' keys by direct modex)
@@ -9,14 +9,22 @@
  *            committed yet: the Get waits), then a barrier. The reference answers a Get of
  *            a key a peer on the same node has not committed yet with NOT_FOUND at once,
  *            so in this mode a NOT_FOUND is retried (every 50 ms, for at most 10 s)
- * Every rank prints (one line each, then libmap.h's lines):
+ *   die      faults: the last rank kills itself (SIGKILL) after its Commit; the others join a
+ *            collecting Fence and print "xnode fault R fence STATUS" when it returns
+ *   nodedown faults: the ranks on the node named by XNODE_VICTIM_HOST print "xnode victim R"
+ *            and wait forever (the test kills their node); the others print "xnode waiting R",
+ *            join a collecting Fence and print "xnode fault R fence STATUS" when it returns
+ * In the fault modes nothing else is printed, and each line is flushed at once.
+ * Otherwise every rank prints (one line each, then libmap.h's lines):
  *   xnode me R/N host H nodeid I
+ *   xnode lpeers R LIST        (PMIX_LOCAL_PEERS of its own node, as its library answers)
  *   xnode get R P VALUE nodeid I host H ok|FAILED <why>
  * where VALUE is the peer's "from-P-on-<its gethostname>", I and H the peer's PMIX_NODEID and
  * PMIX_HOSTNAME as this rank's library answers them, and last
  *   xnode done R ok K failed F
  * Gets wait at most 20 s (PMIX_TIMEOUT). Exit status 0 unless PMIx_Init fails. */
 #include <pmix.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,11 +90,33 @@ int main(int argc, char **argv)
     size = v->data.uint32;
     PMIX_VALUE_RELEASE(v);
     printf("xnode me %u/%u host %s nodeid %ld\n", me.rank, size, host, get_u32(&me, PMIX_NODEID));
+    if (strcmp(mode, "die") && strcmp(mode, "nodedown")) {
+        get_str(&wild, PMIX_LOCAL_PEERS, 5, got, sizeof got, &rc);
+        printf("xnode lpeers %u %s\n", me.rank, PMIX_SUCCESS == rc ? got : PMIx_Error_string(rc));
+    }
     snprintf(mine, sizeof mine, "from-%u-on-%s", me.rank, host);
     PMIX_VALUE_LOAD(&val, mine, PMIX_STRING);
     rc = PMIx_Put(PMIX_GLOBAL, KEY, &val);
     PMIX_VALUE_DESTRUCT(&val);
     if (PMIX_SUCCESS == rc) rc = PMIx_Commit();
+    if (0 == strcmp(mode, "die") || 0 == strcmp(mode, "nodedown")) {
+        const char *victim_host = getenv("XNODE_VICTIM_HOST");
+        int victim = 0 == strcmp(mode, "die") ? me.rank == size - 1
+                     : NULL != victim_host && 0 == strcmp(victim_host, host);
+        if (victim) {
+            printf("xnode victim %u\n", me.rank);
+            fflush(stdout);
+            if (0 == strcmp(mode, "die")) kill(getpid(), SIGKILL);
+            for (;;) pause();
+        }
+        printf("xnode waiting %u\n", me.rank);
+        fflush(stdout);
+        if (PMIX_SUCCESS == rc) rc = fence(true);
+        printf("xnode fault %u fence %s\n", me.rank, PMIx_Error_string(rc));
+        fflush(stdout);
+        PMIx_Finalize(NULL, 0);
+        return 0;
+    }
     if (PMIX_SUCCESS == rc && 0 == strcmp(mode, "fence")) rc = fence(true);
     if (PMIX_SUCCESS == rc && 0 == strcmp(mode, "barrier")) rc = fence(false);
     if (PMIX_SUCCESS != rc) {
