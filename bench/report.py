@@ -239,7 +239,10 @@ def scale_only(R):
     bad = [x for x in R.libcheck if " scale " in x]
     if not body:
         return "No scale job in this run."
-    return (f"Run of {m.get('date')} on {m.get('cpus')} CPUs ({m.get('cpu')}), checkout "
+    warn = ("**Warning: our staged library or pmixrun changed during this run (someone ran `make "
+            "stage`): the jobs after that moment ran other code than those before.**\n\n"
+            if m.get("stage_changed") == "1" else "")
+    return warn + (f"Run of {m.get('date')} on {m.get('cpus')} CPUs ({m.get('cpu')}), checkout "
             f"{m.get('ours_commit')}; CPUs {m.get('busy_start')} % busy in the 2 s before, load "
             f"average {m.get('load_start')} at the start, {m.get('load_end')} at the end; measuring "
             f"took {m.get('elapsed')} s. Results: `{m.get('work')}`.\n\n" + body
@@ -812,6 +815,9 @@ def main():
         busy = float(m.get("busy_start", "0")) > 20
     except ValueError:
         busy = False
+    if m.get("stage_changed") == "1":
+        machine += ("\n**Warning: our staged library or pmixrun changed during this run (someone ran "
+                    "`make stage`): the jobs after that moment ran other code than those before.**\n")
     if busy:
         machine += ("\n**Warning: the machine was not idle when this run started (CPUs "
                     f"{m.get('busy_start')} % busy); other processes competed for the 2 CPUs, so "

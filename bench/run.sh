@@ -277,6 +277,11 @@ mpi_job() {  # LIB REP
 }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+# The tree is shared: someone may `make stage` while this runs. The checkout and the staged
+# library and pmixrun are recorded before the first job and compared after the last.
+commit_start=$(git -C "$root" describe --always --dirty 2>/dev/null)
+stage_id() { md5sum "$OURS_LIB/libpmix.so.2" "$PMIXRUN" 2>/dev/null | awk '{ printf "%s ", $1 }'; }
+stage_start=$(stage_id)
 tcp_start=$(($(wc -l < /proc/net/tcp) - 1))
 # CPU use by everything else over 2 s before starting (from /proc/stat)
 cpu_busy() {
@@ -342,6 +347,11 @@ if wants scale; then
 fi
 elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 echo "bench: measured in ${elapsed} s"
+stage_changed=0
+if [ "$(stage_id)" != "$stage_start" ]; then
+  stage_changed=1
+  echo "bench: WARNING: $OURS_LIB/libpmix.so.2 or $PMIXRUN changed during the run (restaged?): later jobs ran other code"
+fi
 
 # -- the report ----------------------------------------------------------------------------------
 {
@@ -354,7 +364,8 @@ echo "bench: measured in ${elapsed} s"
   echo "ref_lib=$(realpath "$REF_LIB/libpmix.so.2")"
   echo "ref_version=$(dpkg-query -W -f '${Version}' libpmix2 2>/dev/null)"
   echo "ours_lib=$(realpath "$OURS_LIB/libpmix.so.2")"
-  echo "ours_commit=$(git -C "$root" describe --always --dirty 2>/dev/null)"
+  echo "ours_commit=$commit_start"
+  echo "stage_changed=$stage_changed"
   echo "ompi=$(dpkg-query -W -f '${Version}' openmpi-bin 2>/dev/null)"
   echo "cc=$(cc --version | head -1)"
   echo "pin=$BENCH_PIN"
