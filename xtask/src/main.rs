@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod abi;
+
 use cbindgen::{Builder, Config, DocumentationStyle, ItemType, Language, SortKey, Style};
 
 /// Functions declared in `pmix_server.h`.
@@ -628,6 +630,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("abi") => abi_command(&args[1..]),
         Some("matrix") => {
             let check = args.iter().any(|a| a == "--check");
             let text = match matrix(&root) {
@@ -654,6 +657,64 @@ fn main() -> ExitCode {
         _ => {
             eprintln!("usage: cargo run -p xtask -- headers [--check] | matrix [--check]");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `abi dump INCLUDE_DIR [LIB] [--same-as FACTS]` and `abi check FACTS INCLUDE_DIR [LIB]`
+/// (see `abi.rs`).
+fn abi_command(args: &[String]) -> ExitCode {
+    let path = |i: usize| args.get(i).map(Path::new);
+    let res = match (args.first().map(String::as_str), path(1)) {
+        (Some("dump"), Some(inc)) => {
+            // `--same-as FACTS`: compare the dump with a facts file instead of printing it.
+            let same_as = args.iter().position(|a| a == "--same-as");
+            let lib = path(2).filter(|_| same_as != Some(2));
+            abi::dump(inc, lib).and_then(|facts| match same_as.and_then(|i| path(i + 1)) {
+                None => {
+                    println!("{facts:#}");
+                    Ok(true)
+                }
+                Some(f) => {
+                    let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+                    let want: serde_json::Value =
+                        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+                    let diffs = abi::differences(&want, &facts);
+                    for d in &diffs {
+                        println!("{d}");
+                    }
+                    println!(
+                        "abi: the facts of {} {} {}",
+                        inc.display(),
+                        if diffs.is_empty() { "equal" } else { "differ from" },
+                        f.display()
+                    );
+                    Ok(diffs.is_empty())
+                }
+            })
+        }
+        (Some("check"), Some(facts)) => match (std::fs::read_to_string(facts), path(2)) {
+            (Ok(text), Some(inc)) => serde_json::from_str(&text)
+                .map_err(|e| format!("{}: {e}", facts.display()))
+                .and_then(|f| abi::check(&f, inc, path(3)))
+                .map(|(bad, total)| {
+                    for b in &bad {
+                        println!("{b}");
+                    }
+                    println!("abi: {} of {total} items match", total - bad.len());
+                    bad.is_empty()
+                }),
+            (Err(e), _) => Err(format!("{}: {e}", facts.display())),
+            (_, None) => Err("usage: abi check FACTS INCLUDE_DIR [LIB]".into()),
+        },
+        _ => Err("usage: abi dump INCLUDE_DIR [LIB] [--same-as FACTS] | abi check FACTS INCLUDE_DIR [LIB]".into()),
+    };
+    match res {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("xtask abi: {e}");
+            ExitCode::FAILURE
         }
     }
 }
