@@ -392,6 +392,8 @@ struct State {
     /// Per connection, per local process: the number of that process's latest COMMIT whose
     /// data the connection was sent in a GETNB reply (see `try_get`).
     modex_sent: HashMap<ConnId, HashMap<Proc, u64>>,
+    /// Per "hash" connection: the bytes of peers' data its next GETNB reply may carry.
+    prefetch_window: HashMap<ConnId, usize>,
     /// Paths to remove when a connection ends (`PMIX_REGISTER_CLEANUP*`).
     cleanups: Vec<(ConnId, crate::cleanup::Cleanup)>,
     /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
@@ -440,9 +442,12 @@ pub(crate) const MSEG_GEN_KEY: &[u8] = b"pmix.rsshm.mgen";
 /// job data inline, as a "hash" peer does.
 pub(crate) const REQ_INLINE: &[u8] = b"hash";
 
-/// Bytes of other processes' data a GETNB reply to a "hash" client may carry besides the
-/// process asked for (see `Shared::prefetch_peers`).
-const PREFETCH_BUDGET: usize = 256 << 10;
+/// Bytes of other processes' data the first GETNB reply to a "hash" client may carry besides
+/// the process asked for; each later reply that carries some may carry twice as much, up to
+/// [`PREFETCH_MAX`] (see `Shared::prefetch_peers`). A client that Gets a few neighbours is
+/// not sent the whole job; one that Gets every peer asks about log2(job data / 4 KiB) times.
+const PREFETCH_FIRST: usize = 4 << 10;
+const PREFETCH_MAX: usize = 256 << 10;
 
 /// State shared by the API threads, the progress thread and handshake threads.
 pub struct Shared {
@@ -635,6 +640,13 @@ impl Shared {
         }
     }
 
+    /// Processes remembered as ended or dead (a diagnostic: what a persistent launcher's
+    /// server keeps between jobs; zero once every job it ran was deregistered).
+    pub fn remembered_procs(&self) -> usize {
+        let st = self.state.lock();
+        st.ended.len() + st.dead.len()
+    }
+
     /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
     pub fn deregister_nspace(&self, nspace: &PStr) {
         let mut st = self.state.lock();
@@ -661,7 +673,9 @@ impl Shared {
     pub fn deregister_client(&self, proc: &Proc) {
         let mut st = self.state.lock();
         st.clients.remove(proc);
-        st.ended.insert(proc.clone());
+        if st.jobs.contains_key(&proc.nspace) {
+            st.ended.insert(proc.clone());
+        }
     }
 
     /// `PMIx_server_setup_fork`: the environment a client needs (section 4).
@@ -2470,9 +2484,11 @@ impl Shared {
         true
     }
 
-    /// Adds to a GETNB reply the data of `target`'s namespace peers that the connection
-    /// `id` was not sent yet, in rank order after `target`, up to [`PREFETCH_BUDGET`]
-    /// bytes, and records them as sent (as [`Shared::try_get`] records a requested one).
+    /// Adds to a GETNB reply the committed data of `target`'s namespace peers that the
+    /// connection `id` was not sent yet, in rank order after `target`, up to the
+    /// connection's window (which then doubles), and records them as sent (as
+    /// [`Shared::try_get`] records a requested one). Their job data is not repeated: the
+    /// client has it from its job's data.
     fn prefetch_peers(
         st: &mut State,
         id: ConnId,
@@ -2487,7 +2503,9 @@ impl Shared {
         let size = job.job_size();
         let local_requester = st.clients.contains_key(requester);
         let sent = st.modex_sent.entry(id).or_default();
-        let mut budget = PREFETCH_BUDGET.saturating_sub(blobs.iter().map(Vec::len).sum());
+        let window = st.prefetch_window.entry(id).or_insert(PREFETCH_FIRST);
+        let mut budget = *window;
+        let mut carried = false;
         for i in 1..size {
             let rank = (target.rank + i) % size;
             if rank == requester.rank {
@@ -2497,25 +2515,27 @@ impl Shared {
             if sent.contains_key(&p) {
                 continue;
             }
-            let Some(mut committed) = st.modex.kvals(&p, local_requester) else {
+            let Some(committed) = st.modex.kvals(&p, local_requester) else {
                 continue;
             };
             if committed.is_empty() {
                 continue;
             }
-            let mut kvals = job.rank_info(rank);
-            kvals.append(&mut committed);
-            let b = blob_of(mode, &p, &kvals);
+            let b = blob_of(mode, &p, &committed);
             if b.len() > budget {
                 break;
             }
             budget -= b.len();
             blobs.push(b);
+            carried = true;
             let stamp = st
                 .modex
                 .local_stamps(&p, b"")
                 .map_or(0, |(latest, _)| latest);
             sent.insert(p, stamp);
+        }
+        if carried {
+            *window = (*window * 2).min(PREFETCH_MAX);
         }
     }
 
@@ -2646,7 +2666,11 @@ impl Shared {
         let Some(peer) = self.state.lock().peers.remove(&id) else {
             return;
         };
-        self.state.lock().modex_sent.remove(&id);
+        {
+            let mut st = self.state.lock();
+            st.modex_sent.remove(&id);
+            st.prefetch_window.remove(&id);
+        }
         // Pending gets and output registrations of this connection are dropped; what it
         // asked to have removed is removed, as its own uid could.
         let cleanups = {
@@ -2671,7 +2695,13 @@ impl Shared {
             return;
         }
         if peer.finalized {
-            self.state.lock().ended.insert(peer.proc.clone());
+            // (As below: a namespace deregistered meanwhile keeps no record; it used to keep
+            // one per job in a persistent launcher, which deregisters before the close.)
+            let mut st = self.state.lock();
+            if st.jobs.contains_key(&peer.proc.nspace) {
+                st.ended.insert(peer.proc.clone());
+            }
+            drop(st);
             // Gets waiting for what it would have committed are answered now.
             self.retry_gets(r);
             return;

@@ -160,6 +160,48 @@ fn hash_clients_get_their_peers_data_with_the_first_answer() {
     }
 }
 
+/// A persistent launcher deregisters each job when its processes are reaped, usually before
+/// its server sees their connections close: nothing of the job may stay behind (the server
+/// kept one "ended" record per process, for namespaces nobody would deregister again: the
+/// growth of a 10,000-job soak of pmixrun, bench/soak.sh).
+#[test]
+fn jobs_deregistered_before_their_connections_close_leave_nothing() {
+    let s = TestServer(
+        server::start(
+            Arc::new(NoHost),
+            ServerConfig {
+                id: Proc::new("soak-server", 0),
+                ..ServerConfig::default()
+            },
+        )
+        .expect("server"),
+    );
+    let (uid, gid) = pmix_core::wire::own_ids();
+    for j in 0..100 {
+        let ns = PStr::from(format!("job{j}").as_str());
+        let info = vec![Info::new(key(PMIX_JOB_SIZE), Value::Uint32(1))];
+        s.register_nspace(&ns, 1, &info).expect("register");
+        let p = Proc::new(ns.clone(), 0);
+        s.register_client(&p, uid, gid).expect("client");
+        let vars = s.setup_fork(&p);
+        let env =
+            ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+                .expect("env")
+                .expect("not a singleton");
+        let c = Client::connect(Some(env)).expect("connect");
+        c.finalize().unwrap();
+        // Deregistered at once, and the client gone: the close may be seen before or after.
+        s.deregister_nspace(&ns);
+        drop(c);
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while s.remembered_procs() > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(s.remembered_procs(), 0);
+}
+
 /// Our clients reach our server through the Unix socket it names in `setup_fork`; one that
 /// cannot (a name nobody listens on, or none named) uses TCP, and clients of both kinds
 /// exchange data in one fence. A server configured without the socket names none.

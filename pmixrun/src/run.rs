@@ -884,6 +884,11 @@ impl Run {
             {
                 let _ = sys::kill_group(pid, libc::SIGKILL);
             }
+            // And its directory in the session directory (PMIX_NSDIR and the ranks'
+            // PMIX_PROCDIRs): two entries per job otherwise, until pmixrun's end.
+            if let Some(j) = retired {
+                let _ = std::fs::remove_dir_all(&j.nsdir);
+            }
         }
     }
 

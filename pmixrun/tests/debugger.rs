@@ -651,7 +651,8 @@ fn psets_of_the_command_line_job() {
 /// initializes, fences and finalizes) leave its descriptors as they were and its memory
 /// within 512 kB (prrte#373: a persistent DVM leaked about 6 kB per job). Before pmixrun
 /// deregistered and forgot ended jobs, it kept one descriptor (the job's modex segment)
-/// and about 3 kB per job.
+/// and about 3 kB per job; until its server forgot the processes of deregistered jobs and
+/// pmixrun removed their directories, some 70 bytes and two directories per job.
 #[test]
 fn two_hundred_jobs_in_a_persistent_pmixrun_leak_nothing() {
     let s = Server::start(Lib::Ours, "jobs", &[]);
@@ -662,6 +663,7 @@ fn two_hundred_jobs_in_a_persistent_pmixrun_leak_nothing() {
     assert!(warm.status.success(), "{}\n{}", explain(&warm), s.output());
     std::thread::sleep(Duration::from_millis(200));
     let (fds, rss) = (open_fds(s.pid), rss_kb(s.pid));
+    let files = entries_under(&s.dir, &marks);
     let o = s.run(Lib::Ours, "dbgtool", &["jobs", "200", "./dbgapp", &m]);
     assert!(o.status.success(), "{}\n{}", explain(&o), s.output());
     assert!(
@@ -674,6 +676,13 @@ fn two_hundred_jobs_in_a_persistent_pmixrun_leak_nothing() {
         fds,
         "pmixrun's descriptors after 200 jobs"
     );
+    // pmixrun's session directory keeps nothing of an ended job (it kept two directories
+    // per job); the marks the jobs wrote are the test's.
+    assert_eq!(
+        entries_under(&s.dir, &marks),
+        files,
+        "entries in pmixrun's TMPDIR (but the marks) after 200 jobs"
+    );
     let grown = rss_kb(s.pid).saturating_sub(rss);
     eprintln!("pmixrun: {fds} descriptors; RSS {rss} kB, then {grown} kB more after 200 jobs");
     assert!(
@@ -681,6 +690,24 @@ fn two_hundred_jobs_in_a_persistent_pmixrun_leak_nothing() {
         "pmixrun's RSS grew by {grown} kB over 200 jobs"
     );
     s.stop();
+}
+
+/// Files and directories under `dir`, recursively, but `skip` and what is under it.
+fn entries_under(dir: &std::path::Path, skip: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path() != skip)
+                .map(|e| {
+                    1 + if e.file_type().is_ok_and(|t| t.is_dir()) {
+                        entries_under(&e.path(), skip)
+                    } else {
+                        0
+                    }
+                })
+                .sum()
+        })
+        .unwrap_or(0)
 }
 
 #[test]
