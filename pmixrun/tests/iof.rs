@@ -282,6 +282,66 @@ fn ten_megabytes_per_rank_arrive_complete_and_in_order() {
     }
 }
 
+/// A tool gets pmixrun's segments (docs/notes/iof.md, "Whole lines"): whole lines, however
+/// the process wrote them: awk's 4 KiB writes that end inside lines, and lines written in
+/// two pieces. Each piece the tool's handler gets ends with a newline, and together they
+/// are the output, in order.
+#[test]
+fn a_tool_receives_whole_lines() {
+    for lib in [Lib::Ours, Lib::Reference] {
+        let dir = run_dir("whole-lines");
+        let got = dir.join("got");
+        std::fs::create_dir_all(&got).unwrap();
+        let script = format!(
+            "{}awk -v r=$PMIX_RANK 'BEGIN {{ for (i = 1; i <= 20000; i++) \
+               printf \"%d line %d of rank %d\\n\", i, i, r }}'; \
+             i=0; while [ $i -lt 300 ]; do printf \"half $i \"; printf \"and the rest\\n\"; \
+             i=$((i + 1)); done; echo err-$PMIX_RANK >&2; exec >&- 2>&-; {}",
+            wait_for_go(&[&got]),
+            wait_for("DONE", &[&got])
+        );
+        let job = start_job(&dir, &["-n", "4", "sh", "-c", &script]);
+        let o = job
+            .tool(
+                lib,
+                &["pull", &job.nspace, &p(&got), "8", "redirect", "sizes"],
+            )
+            .output()
+            .unwrap();
+        check(&o, &format!("{lib:?} tool"));
+        let out = job.finish();
+        check(&out, "pmixrun");
+        for r in 0..4 {
+            let mut want = String::new();
+            for i in 1..=20000 {
+                want.push_str(&format!("{i} line {i} of rank {r}\n"));
+            }
+            for i in 0..300 {
+                want.push_str(&format!("half {i} and the rest\n"));
+            }
+            for (ch, want) in [
+                ("out", want.into_bytes()),
+                ("err", format!("err-{r}\n").into_bytes()),
+            ] {
+                let data = read(&got.join(format!("{r}.{ch}")));
+                assert!(data == want, "{lib:?}: rank {r} {ch}: {}", show(&data));
+                let sizes = std::fs::read_to_string(got.join(format!("{r}.{ch}.sizes"))).unwrap();
+                let mut at = 0;
+                for n in sizes.lines() {
+                    let piece = &data[at..at + n.parse::<usize>().unwrap()];
+                    assert!(
+                        piece.ends_with(b"\n"),
+                        "{lib:?}: rank {r} {ch}: a piece of {n} bytes at {at} ends inside a line: {}",
+                        show(&piece[piece.len().saturating_sub(40)..])
+                    );
+                    at += piece.len();
+                }
+                assert_eq!(at, data.len());
+            }
+        }
+    }
+}
+
 #[test]
 fn tag_timestamp_xml_rank_and_files_at_the_tool() {
     let dir = run_dir("formats");

@@ -13,6 +13,8 @@
  *       Options, each an output or cache attribute of the pull:
  *         tag timestamp xml rank fullname raw merge fileonly pattern redirect copy
  *         oldest newest file=PATH dir=PATH csize=N bsize=N btime=N
+ *         sizes       also append the size of each piece the handler gets, one decimal
+ *                     a line, to OUTDIR/<rank>.out.sizes or .err.sizes
  *         nohandler   the formatted pull has no handler (the library writes to this
  *                     tool's stdout/stderr or files); a second, raw pull with a handler
  *                     registered after it tracks completion
@@ -39,6 +41,7 @@
 #include <pmix_tool.h>
 
 static const char *outdir;
+static bool sizes;
 static int nstreams;
 static int completed;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -81,6 +84,15 @@ static void handler(size_t iofhdlr, pmix_iof_channel_t channel, pmix_proc_t *sou
             exit(1);
         }
         fclose(f);
+        if (sizes) {
+            strncat(path, ".sizes", sizeof path - strlen(path) - 1);
+            f = fopen(path, "a");
+            if (f == NULL || fprintf(f, "%zu\n", payload->size) < 0) {
+                fprintf(stderr, "FAIL cannot write %s\n", path);
+                exit(1);
+            }
+            fclose(f);
+        }
     }
     if (complete) {
         pthread_mutex_lock(&lock);
@@ -154,6 +166,8 @@ static int pull(const char *nspace, int argc, char **argv)
         uint32_t u;
         if (strcmp(a, "nohandler") == 0) {
             nohandler = true;
+        } else if (strcmp(a, "sizes") == 0) {
+            sizes = true;
 
         } else if (strcmp(a, "tag") == 0) {
             PMIX_INFO_LOAD(&dirs[ndirs++], PMIX_IOF_TAG_OUTPUT, &t, PMIX_BOOL);
