@@ -23,6 +23,7 @@
 //! between two writes of one line (853 ms measured; with a plain 100 ms rule, 25 lines of
 //! 307,200 were cut). A process that waits for input or sleeps after half a line (a
 //! prompt) gets it out after 100 ms.
+
 use std::time::{Duration, Instant};
 
 /// The longest line (its newline included) that is never cut.
@@ -60,7 +61,8 @@ impl Default for LineSplitter {
 
 impl LineSplitter {
     /// A splitter keeping lines of up to `max` bytes whole (`max` ≥ 1), writing a partial
-    /// line after `idle` without new bytes or `max_wait` after its first byte.
+    /// line after `idle` without new bytes (its writer not busy), or `max_wait` after its
+    /// first byte.
     pub fn new(max: usize, idle: Duration, max_wait: Duration) -> LineSplitter {
         let now = Instant::now();
         LineSplitter {
