@@ -1,4 +1,4 @@
-//! The operating-system calls pmixrun makes through `libc`: fork and exec, pipes, signal
+//! The operating-system calls pmixrun makes through `libc`: clone and exec, pipes, signal
 //! masks, `waitpid`, `kill`, `poll`, CPU binding, syslog and local time.
 //!
 //! This is the only module of pmixrun with `unsafe` code. Everything it exports is a safe
@@ -6,10 +6,14 @@
 //!
 //! # Safety
 //!
-//! * `fork` is called from a multi-threaded process. The child therefore runs only
+//! * Children are made by `clone(CLONE_VM | CLONE_VFORK)` (as `posix_spawn` makes them) from
+//!   a multi-threaded process: the child shares pmixrun's memory until its `execve`, on a
+//!   stack of its own, while the spawning thread waits. The child therefore runs only
 //!   async-signal-safe functions (`setpgid`, `prctl`, `sigprocmask`, `sigaction`, `dup2`,
 //!   `fcntl`, `chdir`, `sched_setaffinity`, `execve`, `write`, `_exit`) on data prepared
-//!   before the fork: it allocates nothing, takes no lock and never returns into Rust code.
+//!   before: it allocates nothing, takes no lock, writes no memory but its own stack (and
+//!   errno, which the suspended spawning thread does not read meanwhile) and never returns
+//!   into Rust code. Its signal mask and SIGPIPE action are its own (no CLONE_SIGHAND).
 //! * Every descriptor pmixrun creates is close-on-exec (Rust's standard library and
 //!   [`pipe`] both set it), so a child inherits exactly the three it is given.
 #![allow(unsafe_code)]
@@ -70,7 +74,7 @@ pub fn ensure_std_fds() {
     }
 }
 
-/// What [`spawn`] needs to start one process. Everything is prepared before the fork.
+/// What [`spawn`] needs to start one process. Everything is prepared before the child is made.
 #[derive(Debug)]
 pub struct ExecSpec<'a> {
     /// The program file (already resolved: no PATH search happens in the child).
@@ -104,9 +108,9 @@ fn exit_of(status: c_int) -> Option<Exit> {
     }
 }
 
-/// Forks and executes `spec`. The child is the leader of a new process group (so that
+/// Starts a process executing `spec`. The child is the leader of a new process group (so that
 /// [`kill_group`] reaches whatever it starts), is killed if pmixrun dies
-/// (`PR_SET_PDEATHSIG`, which fires when the *thread* that forked exits: call this from a
+/// (`PR_SET_PDEATHSIG`, which fires when the *thread* that spawned it exits: call this from a
 /// thread that lives as long as pmixrun), starts with an empty signal mask and the
 /// default SIGPIPE action, and has `spec.stdin/stdout/stderr` as descriptors 0, 1 and 2.
 ///
@@ -156,16 +160,29 @@ pub fn spawn(spec: &ExecSpec<'_>) -> io::Result<Pid> {
         // SAFETY: getpid has no preconditions.
         parent: unsafe { libc::getpid() },
     };
-    // SAFETY: see the module's safety section: the child only runs `ChildSetup::run`, which
-    // makes async-signal-safe calls on the pointers prepared above (they stay valid: the
-    // child's copy of this stack frame is never unwound) and ends in execve or _exit.
-    let pid = unsafe { libc::fork() };
+    // The child shares pmixrun's memory until it executes (CLONE_VM | CLONE_VFORK, what
+    // posix_spawn does): a fork's copy of the page tables of a pmixrun with thousands of
+    // ranks (and their output threads) made the launch of 1024 ranks take 30 s and more.
+    // It runs on a stack of its own, allocated here; this thread is suspended until the
+    // child has executed or exited, so `child`, `argv`, `envp` and the stack stay put.
+    let mut stack = vec![0u8; CHILD_STACK];
+    // The stack grows down: its top, aligned to 16 bytes.
+    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    // SAFETY: see the module's safety section: the child only runs `ChildSetup::run` (via
+    // `child_main`), which makes async-signal-safe calls on the pointers prepared above and
+    // ends in execve or _exit; `top` is the aligned top of a live allocation of
+    // CHILD_STACK bytes, and `child` outlives the call (this thread waits for the exec).
+    let pid = unsafe {
+        libc::clone(
+            child_main,
+            top as *mut c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&child as *const ChildSetup).cast_mut().cast::<c_void>(),
+        )
+    };
+    drop(stack);
     if pid < 0 {
         return Err(io::Error::last_os_error());
-    }
-    if pid == 0 {
-        // SAFETY: we are the child of the fork above; see ChildSetup::run.
-        unsafe { child.run() }
     }
     drop(err_w);
     // The child makes itself a group leader too; doing it here as well closes the window
@@ -294,12 +311,24 @@ struct ChildSetup {
     parent: Pid,
 }
 
+/// The stack of a child between its creation and its `execve`: [`ChildSetup::run`] needs
+/// little (a few calls, no allocation).
+const CHILD_STACK: usize = 64 << 10;
+
+/// The entry of a child made by `clone` in [`spawn`]: `arg` is the parent's `ChildSetup`.
+extern "C" fn child_main(arg: *mut c_void) -> c_int {
+    // SAFETY: `spawn` passes a pointer to its live ChildSetup and waits (CLONE_VFORK) until
+    // this child has executed or exited; `run` never returns.
+    unsafe { (*arg.cast::<ChildSetup>()).run() }
+}
+
 impl ChildSetup {
     /// Sets the child up and executes the program; never returns.
     ///
     /// # Safety
-    /// Call only in the child of a fork, with every pointer valid (they point into the
-    /// parent's stack frame, which the child's copy of memory keeps).
+    /// Call only in a child made by [`spawn`] (sharing the parent's memory, the parent
+    /// suspended until the exec), with every pointer valid (they point into the parent's
+    /// stack frame).
     unsafe fn run(&self) -> ! {
         // SAFETY: only async-signal-safe calls, on valid pointers (the caller's
         // contract); the function ends in execve or _exit.
@@ -307,7 +336,7 @@ impl ChildSetup {
             libc::setpgid(0, 0);
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             if libc::getppid() != self.parent {
-                // pmixrun died between the fork and the prctl.
+                // pmixrun died between the clone and the prctl.
                 libc::_exit(1);
             }
             let mut none: libc::sigset_t = std::mem::zeroed();
