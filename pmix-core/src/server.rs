@@ -719,12 +719,24 @@ impl Shared {
             let blob = st.modex.dmodex_answer(proc);
             drop(st);
             done(Ok(blob));
-        } else if !st.clients.contains_key(proc) {
+        } else if !Self::runs_here(&st, proc) {
             drop(st);
             done(Err(Error::NotFound));
         } else {
             st.dmodex_waiters.push((proc.clone(), done));
         }
+    }
+
+    /// Whether `p` runs on this node: a registered client, or a rank its job places here
+    /// that has not ended (a host may register its clients one by one, after the first
+    /// already ask for the others' data).
+    fn runs_here(st: &State, p: &Proc) -> bool {
+        st.clients.contains_key(p)
+            || (st
+                .jobs
+                .get(&p.nspace)
+                .is_some_and(|j| j.local_ranks().contains(&p.rank))
+                && !st.ended.contains(p))
     }
 
     /// `PMIx_Notify_event` by the host: to the local clients in range that want it.
@@ -2277,7 +2289,7 @@ impl Shared {
         let remote = {
             let st = self.state.lock();
             target.rank != PMIX_RANK_WILDCARD
-                && !st.clients.contains_key(&target)
+                && !Self::runs_here(&st, &target)
                 && st.jobs.contains_key(&target.nspace)
         };
         if remote && self.host.provides(Upcall::DirectModex) {
@@ -2436,10 +2448,10 @@ impl Shared {
                 blobs.push(blob_of(mode, target, &kvals));
             }
             if !found {
-                let waiting_on_local = st.clients.contains_key(target)
+                let waiting_on_local = Self::runs_here(st, target)
                     && !st.dead.contains(target)
                     && !st.ended.contains(target);
-                if !immediate && !waiting_on_local && ask_host && !st.clients.contains_key(target) {
+                if !immediate && !waiting_on_local && ask_host && !Self::runs_here(st, target) {
                     return false;
                 }
                 if immediate || !waiting_on_local {

@@ -620,6 +620,65 @@ fn a_fence_waits_for_local_ranks_not_yet_registered() {
     c0.finalize().unwrap();
 }
 
+/// The same for data: a Get of a local rank not registered yet, and the host's direct-modex
+/// request for it (another node asking), wait for it to register and commit instead of
+/// answering NOT_FOUND at once (ctests/twonode, "nofence-1by1").
+#[test]
+fn a_get_and_a_dmodex_request_wait_for_local_ranks_not_yet_registered() {
+    let cfg = ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    };
+    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
+    let ns = PStr::from("ns");
+    let info = vec![
+        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(2)),
+        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(2)),
+        Info::new(key(PMIX_LOCAL_PEERS), Value::String(Some("0,1".into()))),
+    ];
+    s.register_nspace(&ns, 2, &info).expect("register");
+    let (uid, gid) = pmix_core::wire::own_ids();
+    let env_of = |r: u32| {
+        let p = Proc::new("ns", r);
+        s.register_client(&p, uid, gid).expect("client");
+        let vars = s.setup_fork(&p);
+        ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+            .expect("env")
+            .expect("not a singleton")
+    };
+    let c0 = Arc::new(Client::connect(Some(env_of(0))).expect("connect 0"));
+    let rank1 = Proc::new("ns", 1);
+    let get = {
+        let (c0, p) = (c0.clone(), rank1.clone());
+        let bound = [Info::new(key(PMIX_TIMEOUT), Value::Int(10))];
+        std::thread::spawn(move || c0.get(&p, b"k", &bound))
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    s.dmodex_request(
+        &rank1,
+        Box::new(move |r| {
+            let _ = tx.send(r);
+        }),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!get.is_finished(), "the get did not wait for rank 1");
+    assert!(
+        rx.try_recv().is_err(),
+        "the dmodex request did not wait for rank 1"
+    );
+    let c1 = Client::connect(Some(env_of(1))).expect("connect 1");
+    c1.put(PMIX_GLOBAL, "k".into(), Value::Uint32(7)).unwrap();
+    c1.commit().unwrap();
+    assert_eq!(get.join().unwrap().unwrap(), Value::Uint32(7));
+    let blob = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("dmodex answer")
+        .expect("dmodex data");
+    assert!(!blob.is_empty());
+    c1.finalize().unwrap();
+    c0.finalize().unwrap();
+}
+
 type Got = Arc<Mutex<Vec<(u32, u16, Vec<u8>, bool)>>>;
 
 /// A handler that records (rank, channel, bytes, end of stream).
