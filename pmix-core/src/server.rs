@@ -1955,8 +1955,10 @@ impl Shared {
             .collect();
         // The local ranks of a registered job are its ranks on this node whether or not
         // they have been registered as clients yet (a host may register and fork them one
-        // by one while the first already take part in a collective); of any other
-        // namespace, the clients registered here.
+        // by one while the first already take part in a collective), and a rank that died
+        // stays one after the host deregistered it (the collective then fails below
+        // instead of completing without it); of any other namespace, the clients
+        // registered here.
         for p in &expanded {
             let job = st.jobs.get(&p.nspace);
             if p.rank == PMIX_RANK_WILDCARD {
@@ -1971,7 +1973,7 @@ impl Shared {
                         j.local_ranks()
                             .iter()
                             .map(|&r| Proc::new(p.nspace.clone(), r))
-                            .filter(|q| !st.ended.contains(q)),
+                            .filter(|q| !st.ended.contains(q) || st.dead.contains(q)),
                     );
                 }
                 if job.map(|j| j.job_size() as usize) != Some(mine.len()) {
@@ -1979,7 +1981,8 @@ impl Shared {
                 }
                 local.extend(mine);
             } else if st.clients.contains_key(p)
-                || (job.is_some_and(|j| j.local_ranks().contains(&p.rank)) && !st.ended.contains(p))
+                || (job.is_some_and(|j| j.local_ranks().contains(&p.rank))
+                    && (!st.ended.contains(p) || st.dead.contains(p)))
             {
                 local.insert(p.clone());
             } else {

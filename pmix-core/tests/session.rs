@@ -396,6 +396,27 @@ fn get_and_fence_honour_timeouts_and_a_dead_peer_fails_the_fence() {
     assert!(took < Duration::from_secs(5));
 }
 
+/// A rank that died stays a participant its collectives wait for in vain, also once the host
+/// has reaped and deregistered it: a fence over the job fails at once (ctests/twonode "die",
+/// where the host's deregistration sometimes came before the survivor's fence, which then
+/// completed without the dead rank and told everyone SUCCESS).
+#[test]
+fn a_dead_rank_deregistered_by_the_host_still_fails_the_jobs_fence() {
+    let (s, envs) = job(2);
+    let a = Client::connect(Some(envs[0].clone())).expect("connect");
+    let b = Client::connect(Some(envs[1].clone())).expect("connect");
+    a.put(PMIX_GLOBAL, "k".into(), Value::Uint32(1)).unwrap();
+    a.commit().unwrap();
+    drop(a);
+    std::thread::sleep(Duration::from_millis(300));
+    s.deregister_client(&Proc::new("ns", 0));
+    let t1 = [Info::new(key(PMIX_TIMEOUT), Value::Int(5))];
+    let t0 = Instant::now();
+    let r = b.fence(&[], &t1);
+    assert_eq!(r.unwrap_err().status(), PMIX_ERR_PARTIAL_SUCCESS);
+    assert!(t0.elapsed() < Duration::from_secs(2));
+}
+
 /// A get of a key a local peer has not committed waits for the commit that brings it, even
 /// when the peer committed other keys before (as the reference's server does), and is
 /// answered NOT_FOUND once the peer has finalized without it.
