@@ -450,12 +450,27 @@ impl Reactor {
         TimerId(id)
     }
 
+    /// Timers scheduled and not yet run or cancelled (a diagnostic).
+    pub fn pending_timers(&self) -> usize {
+        self.timer_index.len()
+    }
+
     /// Cancels a timer; true if it had not fired.
     pub fn cancel(&mut self, t: TimerId) -> bool {
-        match self.timer_index.remove(&t.0) {
+        match self.forget_timer(t.0) {
             Some(at) => self.timers.remove(&(at, t.0)).is_some(),
             None => false,
         }
+    }
+
+    /// Removes a timer from the index; the index gives its memory back once no timer is
+    /// left (a burst of connections, each with a handshake timer, grew it for good).
+    fn forget_timer(&mut self, id: u64) -> Option<Instant> {
+        let at = self.timer_index.remove(&id);
+        if self.timer_index.is_empty() && self.timer_index.capacity() > 64 {
+            self.timer_index.shrink_to_fit();
+        }
+        at
     }
 
     /// Runs `f` once the current handler has returned (on the progress thread).
@@ -786,7 +801,7 @@ impl Reactor {
                 return Some(at - now);
             }
             let f = self.timers.remove(&(at, id)).expect("present");
-            self.timer_index.remove(&id);
+            self.forget_timer(id);
             f(self);
             self.run_deferred();
         }

@@ -462,6 +462,10 @@ pub struct Shared {
     pub events: Arc<Registry>,
     /// GETNB requests received (see [`Shared::get_requests`]).
     get_requests: AtomicU64,
+    /// The `HANDSHAKE_WAIT` timer of each connection whose handshake is not done: cancelled
+    /// when it is (it used to run its 10 s for every connection: a burst of connections
+    /// kept thousands of timers, and their memory, alive).
+    handshake_timers: Mutex<HashMap<ConnId, TimerId>>,
     me: Weak<Shared>,
 }
 
@@ -544,6 +548,7 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         state: Mutex::new(State::default()),
         rendezvous: Mutex::new(Vec::new()),
         get_requests: AtomicU64::new(0),
+        handshake_timers: Mutex::new(HashMap::new()),
         events: Arc::new(Registry::default()),
         me: me.clone(),
     });
@@ -645,6 +650,18 @@ impl Shared {
     pub fn remembered_procs(&self) -> usize {
         let st = self.state.lock();
         st.ended.len() + st.dead.len()
+    }
+
+    /// Timers pending on the progress thread, and handshakes not done (a diagnostic: both
+    /// settle to what the server's own work needs once its connections are established).
+    pub fn pending_timers(&self) -> (usize, usize) {
+        let timers = self
+            .progress
+            .call(Some(Duration::from_secs(5)), |r, done| {
+                done.complete(r.pending_timers())
+            })
+            .unwrap_or(usize::MAX);
+        (timers, self.handshake_timers.lock().len())
     }
 
     /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
@@ -904,7 +921,11 @@ impl Shared {
         let Ok(id) = r.add_connection(stream, Box::new(HelloFraming), handler) else {
             return;
         };
-        r.schedule(HANDSHAKE_WAIT, move |r| {
+        let me = Arc::downgrade(self);
+        let t = r.schedule(HANDSHAKE_WAIT, move |r| {
+            if let Some(me) = me.upgrade() {
+                me.handshake_timers.lock().remove(&id);
+            }
             // Still waiting for the hello, or for the host to name a tool.
             match phase.swap(DONE, Ordering::SeqCst) {
                 HELLO => Self::refuse(r, id, None),
@@ -912,6 +933,16 @@ impl Shared {
                 _ => {}
             }
         });
+        self.handshake_timers.lock().insert(id, t);
+    }
+
+    /// The handshake of `id` is over (answered, refused, or the connection closed): its
+    /// timer goes.
+    fn handshake_over(&self, r: &mut Reactor, id: ConnId) {
+        let t = self.handshake_timers.lock().remove(&id);
+        if let Some(t) = t {
+            r.cancel(t);
+        }
     }
 
     /// Answers a handshake that failed with `status` (if any) and closes the connection.
@@ -985,6 +1016,7 @@ impl Shared {
             st.next_index - 1
         };
         phase.store(DONE, Ordering::SeqCst);
+        self.handshake_over(r, id);
         let mut reply = (PMIX_SUCCESS as u32).to_be_bytes().to_vec();
         reply.extend_from_slice(&index.to_be_bytes());
         if r.send(id, reply).is_err() {
@@ -1050,6 +1082,7 @@ impl Shared {
         ids: crate::security::PeerIds,
         assigned: Result<Proc>,
     ) {
+        self.handshake_over(r, id);
         let proc = match assigned {
             Ok(p) => p,
             Err(e) => return Self::refuse(r, id, Some(e.status())),
@@ -2803,8 +2836,9 @@ impl ConnHandler for HelloConn {
         self.server
             .handshake(r, id, msg.payload, self.peer, &self.phase);
     }
-    fn on_closed(&mut self, _r: &mut Reactor, _id: ConnId, _why: Error) {
+    fn on_closed(&mut self, r: &mut Reactor, id: ConnId, _why: Error) {
         self.phase.store(DONE, Ordering::SeqCst);
+        self.server.handshake_over(r, id);
     }
     /// A tool that sent its handshake and shut down its sending side while the host names
     /// it still gets its answer (`tool_answer` then closes the connection).

@@ -163,7 +163,7 @@ fn hash_clients_get_their_peers_data_with_the_first_answer() {
 /// A persistent launcher deregisters each job when its processes are reaped, usually before
 /// its server sees their connections close: nothing of the job may stay behind (the server
 /// kept one "ended" record per process, for namespaces nobody would deregister again: the
-/// growth of a 10,000-job soak of pmixrun, bench/soak.sh).
+/// growth of a 10,000-job soak of pmixrun, bench/soak.sh), nor any timer.
 #[test]
 fn jobs_deregistered_before_their_connections_close_leave_nothing() {
     let s = TestServer(
@@ -200,6 +200,9 @@ fn jobs_deregistered_before_their_connections_close_leave_nothing() {
     }
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(s.remembered_procs(), 0);
+    // No handshake timer outlives its handshake (each ran its 10 s, and a burst of
+    // connections kept thousands of them, and their memory, alive in a persistent pmixrun).
+    assert_eq!(s.pending_timers(), (0, 0));
 }
 
 /// Our clients reach our server through the Unix socket it names in `setup_fork`; one that
