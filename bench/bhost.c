@@ -578,21 +578,7 @@ static void write_value(const char *name, int rep, long long v)
 /* A field ("VmHWM:", "VmRSS:", ...) of /proc/self/status in kB, or -1. */
 static long long status_kb(const char *field)
 {
-    char line[256];
-    long long v = -1;
-    size_t flen = strlen(field);
-    FILE *f = fopen("/proc/self/status", "r");
-    if (f == NULL) {
-        return -1;
-    }
-    while (fgets(line, sizeof(line), f) != NULL) {
-        if (strncmp(line, field, flen) == 0) {
-            v = atoll(line + flen);
-            break;
-        }
-    }
-    fclose(f);
-    return v;
+    return bench_proc_field("/proc/self/status", field);
 }
 
 /* In a child between fork and exec: the default action for the signals the host handles,

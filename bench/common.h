@@ -16,15 +16,14 @@ static inline long long bench_now_ns(void)
     return (long long) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* A field ("Pss:", "Rss:", ...) of /proc/PID/smaps_rollup in kB, or -1. */
-static inline long long bench_smaps_kb(pid_t pid, const char *field)
+/* The number after FIELD ("Pss:", "VmHWM:", ...) on its line of the /proc file PATH (in kB
+ * for the fields used here), or -1. */
+static inline long long bench_proc_field(const char *path, const char *field)
 {
-    char path[64], line[256];
+    char line[256];
     long long v = -1;
     size_t flen = strlen(field);
-    FILE *f;
-    snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int) pid);
-    f = fopen(path, "r");
+    FILE *f = fopen(path, "r");
     if (f == NULL) {
         return -1;
     }
@@ -36,6 +35,14 @@ static inline long long bench_smaps_kb(pid_t pid, const char *field)
     }
     fclose(f);
     return v;
+}
+
+/* A field ("Pss:", "Rss:", ...) of /proc/PID/smaps_rollup in kB, or -1. */
+static inline long long bench_smaps_kb(pid_t pid, const char *field)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int) pid);
+    return bench_proc_field(path, field);
 }
 
 static inline long long bench_pss_kb(pid_t pid)
