@@ -46,7 +46,9 @@
  * signalled); 124 on the watchdog. Every failure is also described on stderr.
  *
  * Threads: upcalls run on the library's progress thread and never answer from inside the
- * upcall (the reference mishandles some inline answers); answers go through one answer thread.
+ * upcall (the reference mishandles some inline answers); answers go through one answer thread
+ * (the answer queue, the waiters and the signal set-up are ../ctests/hostkit.h's, shared with
+ * the C test hosts).
  */
 
 #define _GNU_SOURCE
@@ -67,6 +69,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include "../ctests/hostkit.h"
 #include "common.h"
 
 extern char **environ;
@@ -91,165 +94,17 @@ static void die(const char *what)
     exit(1);
 }
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (p == NULL) {
-        die("out of memory");
-    }
-    return p;
-}
-
-/* -- blocking waits on library callbacks ----------------------------------------------------- */
-
-typedef struct {
-    pthread_mutex_t m;
-    pthread_cond_t c;
-    bool done;
-    pmix_status_t status;
-} waiter_t;
-
-static void waiter_init(waiter_t *w)
-{
-    pthread_mutex_init(&w->m, NULL);
-    pthread_cond_init(&w->c, NULL);
-    w->done = false;
-    w->status = PMIX_ERROR;
-}
-
-static void waiter_op_cb(pmix_status_t status, void *cbdata)
-{
-    waiter_t *w = cbdata;
-    pthread_mutex_lock(&w->m);
-    w->status = status;
-    w->done = true;
-    pthread_cond_signal(&w->c);
-    pthread_mutex_unlock(&w->m);
-}
-
-static pmix_status_t waiter_wait(waiter_t *w)
-{
-    pthread_mutex_lock(&w->m);
-    while (!w->done) {
-        pthread_cond_wait(&w->c, &w->m);
-    }
-    pthread_mutex_unlock(&w->m);
-    pthread_mutex_destroy(&w->m);
-    pthread_cond_destroy(&w->c);
-    return w->status;
-}
-
-/* A non-blocking call with an op callback, waited for. */
+/* A non-blocking call with an op callback, waited for (waiter_result, ../ctests/hostkit.h). */
 #define CALL_WAIT(rc, call_with_cb)                                                   \
     do {                                                                              \
         waiter_t w_;                                                                  \
         waiter_init(&w_);                                                             \
         pmix_op_cbfunc_t cb_ = waiter_op_cb;                                          \
         void *cbd_ = &w_;                                                             \
-        (rc) = call_with_cb;                                                          \
-        if ((rc) == PMIX_SUCCESS) {                                                   \
-            (rc) = waiter_wait(&w_);                                                  \
-        } else if ((rc) == PMIX_OPERATION_SUCCEEDED) {                                \
-            (rc) = PMIX_SUCCESS;                                                      \
-        }                                                                             \
+        (rc) = waiter_result(&w_, call_with_cb);                                      \
         (void) cb_;                                                                   \
         (void) cbd_;                                                                  \
     } while (0)
-
-/* -- answers ---------------------------------------------------------------------------------- */
-
-typedef struct answer {
-    int kind; /* 0 op, 1 modex */
-    pmix_status_t status;
-    pmix_op_cbfunc_t op;
-    pmix_modex_cbfunc_t modex;
-    void *cbdata;
-    char *data;
-    size_t ndata;
-    struct answer *next;
-} answer_t;
-
-static pthread_mutex_t answer_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t answer_cond = PTHREAD_COND_INITIALIZER;
-static answer_t *answers, **answers_tail = &answers;
-static bool answers_stop;
-
-static void answer_post(answer_t *a)
-{
-    pthread_mutex_lock(&answer_lock);
-    *answers_tail = a;
-    answers_tail = &a->next;
-    pthread_cond_signal(&answer_cond);
-    pthread_mutex_unlock(&answer_lock);
-}
-
-static void answer_op(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        return;
-    }
-    a = xcalloc(1, sizeof(*a));
-    a->kind = 0;
-    a->op = cbfunc;
-    a->cbdata = cbdata;
-    a->status = status;
-    answer_post(a);
-}
-
-static void answer_modex(pmix_modex_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
-                         char *data, size_t ndata)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        free(data);
-        return;
-    }
-    a = xcalloc(1, sizeof(*a));
-    a->kind = 1;
-    a->modex = cbfunc;
-    a->cbdata = cbdata;
-    a->status = status;
-    a->data = data;
-    a->ndata = ndata;
-    answer_post(a);
-}
-
-static void free_buffer(void *cbdata)
-{
-    free(cbdata);
-}
-
-static void *answer_thread(void *arg)
-{
-    (void) arg;
-    pthread_mutex_lock(&answer_lock);
-    for (;;) {
-        answer_t *a = answers;
-        if (a == NULL) {
-            if (answers_stop) {
-                break;
-            }
-            pthread_cond_wait(&answer_cond, &answer_lock);
-            continue;
-        }
-        answers = a->next;
-        if (answers == NULL) {
-            answers_tail = &answers;
-        }
-        pthread_mutex_unlock(&answer_lock);
-        if (a->kind == 0) {
-            a->op(a->status, a->cbdata);
-        } else {
-            a->modex(a->status, a->data, a->ndata, a->cbdata, a->data ? free_buffer : NULL,
-                     a->data);
-        }
-        free(a);
-        pthread_mutex_lock(&answer_lock);
-    }
-    pthread_mutex_unlock(&answer_lock);
-    return NULL;
-}
 
 /* -- upcalls ---------------------------------------------------------------------------------- */
 
@@ -371,11 +226,6 @@ static pmix_server_module_t module = {
 
 /* -- registration ----------------------------------------------------------------------------- */
 
-static void info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type)
-{
-    PMIX_INFO_LOAD(info, key, data, type);
-}
-
 static uint32_t node_of(pmix_rank_t r, int nlocal)
 {
     return (int) r < nlocal ? 0 : 1 + (r - (pmix_rank_t) nlocal) / REMOTE_PPN;
@@ -473,15 +323,6 @@ static pmix_status_t register_job(const char *nspace, int nlocal, int jobsize)
 }
 
 /* -- environment ------------------------------------------------------------------------------ */
-
-static size_t argv_len(char **a)
-{
-    size_t n = 0;
-    while (a != NULL && a[n] != NULL) {
-        n++;
-    }
-    return n;
-}
 
 static char **env_copy(void)
 {
@@ -936,8 +777,6 @@ int main(int argc, char **argv)
     pmix_info_t *info;
     bool no = false;
     pmix_status_t rc;
-    pthread_t answer_tid;
-    struct sigaction sa;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -984,13 +823,7 @@ int main(int argc, char **argv)
     gethostname(hostname, sizeof(hostname) - 1);
     pin_self(host_cpu);
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_fatal_signal;
-    sigaction(SIGALRM, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    alarm((unsigned) timeout);
+    watchdog_signals(on_fatal_signal, timeout);
 
     PMIX_INFO_CREATE(info, 4);
     info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
@@ -1007,7 +840,7 @@ int main(int argc, char **argv)
         return 1;
     }
     bench_record_lib("host", -1);
-    if (pthread_create(&answer_tid, NULL, answer_thread, NULL) != 0) {
+    if (answers_start() != 0) {
         die("cannot start the answer thread");
     }
 
@@ -1036,11 +869,7 @@ int main(int argc, char **argv)
             fclose(f);
         }
     }
-    pthread_mutex_lock(&answer_lock);
-    answers_stop = true;
-    pthread_cond_signal(&answer_cond);
-    pthread_mutex_unlock(&answer_lock);
-    pthread_join(answer_tid, NULL);
+    answers_finish();
     alarm(0);
     rc = PMIx_server_finalize();
     if (rc != PMIX_SUCCESS) {

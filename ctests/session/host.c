@@ -21,8 +21,9 @@
  *   1. an upcall never calls a blocking PMIx API (registration, ...): work that needs one is
  *      queued for the main thread (spawn);
  *   2. library callbacks (cbfunc) are never called from inside the upcall that received them,
- *      nor with `lock` held: upcalls queue their answers for the host's answer thread (see
- *      "Answers" below), because a library may run other upcalls synchronously from inside a
+ *      nor with `lock` held: upcalls queue their answers for the host's answer thread (the
+ *      answer queue of ../hostkit.h, which also holds the waiters and the other helpers the
+ *      C test hosts share), because a library may run other upcalls synchronously from inside a
  *      cbfunc, and the reference does not cope with some answers given from inside the upcall.
  * Setting HOST_DEBUG=1 traces every upcall on stderr.
  *
@@ -32,7 +33,7 @@
  *     the host, once for all local participants;
  *   - the cbfunc passed to notify_event must never be called (see notify_event);
  *   - answering the log upcall from inside it makes the client's PMIx_Log hang (see
- *     "Answers");
+ *     ../hostkit.h);
  *   - the query upcall names the server itself, not the client, as the requestor, so a
  *     query's namespace must come from its PMIX_NSPACE qualifier;
  *   - the server advertises all its gds components unless PMIX_MCA_gds restricts them (main).
@@ -56,6 +57,8 @@
  * no client-role call is made */
 #include <pmix.h>
 #include <pmix_server.h>
+
+#include "../hostkit.h"
 
 extern char **environ;
 
@@ -190,23 +193,6 @@ static void trace(const char *fmt, ...)
     va_end(ap);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (p == NULL) {
-        fprintf(stderr, "host: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 static char *xstrdup(const char *s)
 {
     char *p = strdup(s ? s : "");
@@ -218,15 +204,6 @@ static char *xstrdup(const char *s)
 }
 
 /* NULL-terminated string arrays */
-static size_t argv_len(char **a)
-{
-    size_t n = 0;
-    while (a != NULL && a[n] != NULL) {
-        n++;
-    }
-    return n;
-}
-
 static char **argv_copy(char **a)
 {
     size_t n = argv_len(a), i;
@@ -321,235 +298,8 @@ static int signal_procs(const pmix_proc_t *procs, size_t nprocs, int sig, bool e
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Completion of blocking waits on library callbacks (main thread only)
- * ------------------------------------------------------------------------------------------ */
-
-typedef struct {
-    pthread_mutex_t m;
-    pthread_cond_t c;
-    bool done;
-    pmix_status_t status;
-} waiter_t;
-
-static void waiter_init(waiter_t *w)
-{
-    pthread_mutex_init(&w->m, NULL);
-    pthread_cond_init(&w->c, NULL);
-    w->done = false;
-    w->status = PMIX_ERROR;
-}
-
-static void waiter_op_cb(pmix_status_t status, void *cbdata)
-{
-    waiter_t *w = cbdata;
-    pthread_mutex_lock(&w->m);
-    w->status = status;
-    w->done = true;
-    pthread_cond_signal(&w->c);
-    pthread_mutex_unlock(&w->m);
-}
-
-static pmix_status_t waiter_wait(waiter_t *w)
-{
-    pthread_mutex_lock(&w->m);
-    while (!w->done) {
-        pthread_cond_wait(&w->c, &w->m);
-    }
-    pthread_mutex_unlock(&w->m);
-    pthread_mutex_destroy(&w->m);
-    pthread_cond_destroy(&w->c);
-    return w->status;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Answers: every library callback passed to an upcall is called from this thread
- *
- * Upcalls only record their answer here and return. Answering from inside the upcall is
- * allowed by the Standard, but the reference (OpenPMIx 4.2.2) mishandles it for the log
- * upcall: a client's PMIx_Log then never returns. A single answer thread also keeps the
- * order of answers the order of the requests.
- * ------------------------------------------------------------------------------------------ */
-
-typedef enum { ANS_OP, ANS_MODEX, ANS_INFO, ANS_LOOKUP } ans_kind_t;
-
-typedef struct answer {
-    ans_kind_t kind;
-    pmix_status_t status;
-    union {
-        pmix_op_cbfunc_t op;
-        pmix_modex_cbfunc_t modex;
-        pmix_info_cbfunc_t info;
-        pmix_lookup_cbfunc_t lookup;
-    } cb;
-    void *cbdata;
-    char *data;            /* ANS_MODEX: owned; freed by the library's release call */
-    size_t ndata;
-    pmix_info_t *info;     /* ANS_INFO: owned; freed by the library's release call */
-    size_t ninfo;
-    pmix_pdata_t *pd;      /* ANS_LOOKUP: owned; freed once answered */
-    size_t npd, npd_alloc;
-    struct answer *next;
-} answer_t;
-
-static pthread_mutex_t answer_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t answer_cond = PTHREAD_COND_INITIALIZER;
-static answer_t *answers, **answers_tail = &answers;
-static bool answers_stop;
-static pthread_t answer_tid;
-
-static answer_t *answer_new(ans_kind_t kind, pmix_status_t status, void *cbdata)
-{
-    answer_t *a = xcalloc(1, sizeof(*a));
-    a->kind = kind;
-    a->status = status;
-    a->cbdata = cbdata;
-    return a;
-}
-
-static void answer_post(answer_t *a)
-{
-    pthread_mutex_lock(&answer_lock);
-    *answers_tail = a;
-    answers_tail = &a->next;
-    pthread_cond_signal(&answer_cond);
-    pthread_mutex_unlock(&answer_lock);
-}
-
-static void free_buffer(void *cbdata)
-{
-    free(cbdata);
-}
-
-static void free_infos(void *cbdata)
-{
-    answer_t *a = cbdata;
-    PMIX_INFO_FREE(a->info, a->ninfo);
-    free(a);
-}
-
-static void answer_op(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        return;
-    }
-    a = answer_new(ANS_OP, status, cbdata);
-    a->cb.op = cbfunc;
-    answer_post(a);
-}
-
-/* `data` (malloc'ed or NULL) passes to the answer */
-static void answer_modex(pmix_modex_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
-                         char *data, size_t ndata)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        free(data);
-        return;
-    }
-    a = answer_new(ANS_MODEX, status, cbdata);
-    a->cb.modex = cbfunc;
-    a->data = data;
-    a->ndata = ndata;
-    answer_post(a);
-}
-
-/* `info` (PMIX_INFO_CREATE'd or NULL) passes to the answer */
-static void answer_info(pmix_info_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
-                        pmix_info_t *info, size_t ninfo)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        if (info != NULL) {
-            PMIX_INFO_FREE(info, ninfo);
-        }
-        return;
-    }
-    a = answer_new(ANS_INFO, status, cbdata);
-    a->cb.info = cbfunc;
-    a->info = info;
-    a->ninfo = ninfo;
-    answer_post(a);
-}
-
-/* `pd` (PMIX_PDATA_CREATE'd with `nalloc` entries, `n` of them filled, or NULL) passes to
- * the answer */
-static void answer_lookup(pmix_lookup_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
-                          pmix_pdata_t *pd, size_t n, size_t nalloc)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        if (pd != NULL) {
-            PMIX_PDATA_FREE(pd, nalloc);
-        }
-        return;
-    }
-    a = answer_new(ANS_LOOKUP, status, cbdata);
-    a->cb.lookup = cbfunc;
-    a->pd = pd;
-    a->npd = n;
-    a->npd_alloc = nalloc;
-    answer_post(a);
-}
-
-static void *answer_thread(void *arg)
-{
-    (void) arg;
-    pthread_mutex_lock(&answer_lock);
-    for (;;) {
-        answer_t *a = answers;
-        if (a == NULL) {
-            if (answers_stop) {
-                break;
-            }
-            pthread_cond_wait(&answer_cond, &answer_lock);
-            continue;
-        }
-        answers = a->next;
-        if (answers == NULL) {
-            answers_tail = &answers;
-        }
-        pthread_mutex_unlock(&answer_lock);
-        switch (a->kind) {
-        case ANS_OP:
-            a->cb.op(a->status, a->cbdata);
-            free(a);
-            break;
-        case ANS_MODEX:
-            a->cb.modex(a->status, a->data, a->ndata, a->cbdata, a->data ? free_buffer : NULL,
-                        a->data);
-            free(a);
-            break;
-        case ANS_INFO:
-            if (a->info != NULL) {
-                a->cb.info(a->status, a->info, a->ninfo, a->cbdata, free_infos, a);
-            } else {
-                a->cb.info(a->status, NULL, 0, a->cbdata, NULL, NULL);
-                free(a);
-            }
-            break;
-        case ANS_LOOKUP:
-            a->cb.lookup(a->status, a->npd > 0 ? a->pd : NULL, a->npd, a->cbdata);
-            if (a->pd != NULL) {
-                PMIX_PDATA_FREE(a->pd, a->npd_alloc);
-            }
-            free(a);
-            break;
-        }
-        pthread_mutex_lock(&answer_lock);
-    }
-    pthread_mutex_unlock(&answer_lock);
-    return NULL;
-}
-
-/* ---------------------------------------------------------------------------------------------
  * Launching a job (main thread only: it calls blocking registrations)
  * ------------------------------------------------------------------------------------------ */
-
-static void info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type)
-{
-    PMIX_INFO_LOAD(info, key, data, type);
-}
 
 /* Register the namespace of `job` with its full job-level and per-process information. */
 static pmix_status_t register_job(job_t *job, const app_rec_t *apps, size_t napps)
@@ -741,13 +491,7 @@ static pmix_status_t launch_job(job_t *job, const app_rec_t *apps, size_t napps)
                 /* child: only async-signal-safe calls from here on. Undo what exec keeps of
                  * the host's signal setup: the ignored SIGPIPE and the signal mask. */
                 static const char msg[] = "host: exec failed\n";
-                struct sigaction dfl;
-                sigset_t none;
-                memset(&dfl, 0, sizeof(dfl));
-                dfl.sa_handler = SIG_DFL;
-                sigaction(SIGPIPE, &dfl, NULL);
-                sigemptyset(&none);
-                sigprocmask(SIG_SETMASK, &none, NULL);
+                child_signals_default();
                 if (apps[a].cwd != NULL && apps[a].cwd[0] != '\0' && chdir(apps[a].cwd) != 0) {
                     _exit(127);
                 }
@@ -824,16 +568,6 @@ static pmix_status_t abort_fn(const pmix_proc_t *proc, void *server_object, int 
 }
 
 /* -- collectives ------------------------------------------------------------------------- */
-
-static int cmp_proc(const void *a, const void *b)
-{
-    const pmix_proc_t *x = a, *y = b;
-    int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
-    if (c != 0) {
-        return c;
-    }
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
 
 static char *coll_signature(enum coll_kind kind, const char *grp, const pmix_proc_t procs[],
                             size_t nprocs)
@@ -1726,7 +1460,6 @@ int main(int argc, char **argv)
     pmix_status_t rc;
     app_rec_t app;
     job_t *job;
-    struct sigaction sa;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
@@ -1751,13 +1484,7 @@ int main(int argc, char **argv)
     }
     gethostname(hostname, sizeof(hostname) - 1);
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_fatal_signal;
-    sigaction(SIGALRM, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    alarm((unsigned) timeout);
+    watchdog_signals(on_fatal_signal, timeout);
 
     /* The reference server advertises every gds component it has to its clients; restrict it
      * to "hash" so that clients of either library can read the job data it serves. */
@@ -1776,7 +1503,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "host: PMIx_server_init: %s\n", PMIx_Error_string(rc));
         return 1;
     }
-    if (pthread_create(&answer_tid, NULL, answer_thread, NULL) != 0) {
+    if (answers_start() != 0) {
         fprintf(stderr, "host: cannot start the answer thread\n");
         return 1;
     }
@@ -1861,11 +1588,7 @@ int main(int argc, char **argv)
         }
     }
     /* let the answer thread deliver what is queued, then stop it */
-    pthread_mutex_lock(&answer_lock);
-    answers_stop = true;
-    pthread_cond_signal(&answer_cond);
-    pthread_mutex_unlock(&answer_lock);
-    pthread_join(answer_tid, NULL);
+    answers_finish();
 
     rc = PMIx_server_finalize();
     if (rc != PMIX_SUCCESS) {

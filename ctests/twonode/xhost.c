@@ -56,7 +56,7 @@
  * other host's messages and calls the library's asynchronous server API for them
  * (PMIx_server_dmodex_request, PMIx_Notify_event); the main thread launches and reaps the
  * clients and expires fences and direct-modex requests. Every library callback is called
- * from the answer thread, never from inside the upcall that received it (the reference
+ * from the answer thread (ctests/hostkit.h), never from inside the upcall that received it (the reference
  * mishandles some inline answers), and no lock of this host is held while the library is
  * called.
  *
@@ -94,6 +94,8 @@
 
 #include <pmix.h>
 #include <pmix_server.h>
+
+#include "../hostkit.h"
 
 extern char **environ;
 
@@ -199,13 +201,6 @@ static void complain(const char *fmt, ...)
     va_end(ap);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 static void *xmalloc(size_t n)
 {
     void *p = calloc(1, n ? n : 1);
@@ -229,106 +224,6 @@ static char *xstrdup(const char *s)
 static int node_of(pmix_rank_t r)
 {
     return r < nodes[1].first ? 0 : 1;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Answers: every library callback given to an upcall is called from this thread
- * ------------------------------------------------------------------------------------------ */
-
-typedef enum { ANS_OP, ANS_MODEX } ans_kind_t;
-
-typedef struct answer {
-    ans_kind_t kind;
-    pmix_status_t status;
-    pmix_op_cbfunc_t op;
-    pmix_modex_cbfunc_t modex;
-    void *cbdata;
-    char *data;        /* ANS_MODEX: malloc'ed, freed by the library's release call */
-    size_t ndata;
-    struct answer *next;
-} answer_t;
-
-static pthread_mutex_t answer_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t answer_cond = PTHREAD_COND_INITIALIZER;
-static answer_t *answers, **answers_tail = &answers;
-static bool answers_stop;
-
-static void answer_post(answer_t *a)
-{
-    pthread_mutex_lock(&answer_lock);
-    *answers_tail = a;
-    answers_tail = &a->next;
-    pthread_cond_signal(&answer_cond);
-    pthread_mutex_unlock(&answer_lock);
-}
-
-static void answer_op(pmix_op_cbfunc_t cbfunc, void *cbdata, pmix_status_t status)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        return;
-    }
-    a = xmalloc(sizeof(*a));
-    a->kind = ANS_OP;
-    a->status = status;
-    a->op = cbfunc;
-    a->cbdata = cbdata;
-    answer_post(a);
-}
-
-/* `data` (malloc'ed or NULL) passes to the answer */
-static void answer_modex(pmix_modex_cbfunc_t cbfunc, void *cbdata, pmix_status_t status,
-                         char *data, size_t ndata)
-{
-    answer_t *a;
-    if (cbfunc == NULL) {
-        free(data);
-        return;
-    }
-    a = xmalloc(sizeof(*a));
-    a->kind = ANS_MODEX;
-    a->status = status;
-    a->modex = cbfunc;
-    a->cbdata = cbdata;
-    a->data = data;
-    a->ndata = ndata;
-    answer_post(a);
-}
-
-static void free_buffer(void *cbdata)
-{
-    free(cbdata);
-}
-
-static void *answer_thread(void *arg)
-{
-    (void) arg;
-    pthread_mutex_lock(&answer_lock);
-    for (;;) {
-        answer_t *a = answers;
-        if (a == NULL) {
-            if (answers_stop) {
-                break;
-            }
-            pthread_cond_wait(&answer_cond, &answer_lock);
-            continue;
-        }
-        answers = a->next;
-        if (answers == NULL) {
-            answers_tail = &answers;
-        }
-        pthread_mutex_unlock(&answer_lock);
-        if (a->kind == ANS_OP) {
-            a->op(a->status, a->cbdata);
-        } else {
-            a->modex(a->status, a->data, a->ndata, a->cbdata, a->data ? free_buffer : NULL,
-                     a->data);
-        }
-        free(a);
-        pthread_mutex_lock(&answer_lock);
-    }
-    pthread_mutex_unlock(&answer_lock);
-    return NULL;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -480,16 +375,6 @@ static bool link_send(uint32_t type, const wbuf_t *payload)
 /* ---------------------------------------------------------------------------------------------
  * Fences
  * ------------------------------------------------------------------------------------------ */
-
-static int cmp_proc(const void *a, const void *b)
-{
-    const pmix_proc_t *x = a, *y = b;
-    int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
-    if (c != 0) {
-        return c;
-    }
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
 
 static char *fence_signature(const pmix_proc_t procs[], size_t n)
 {
@@ -1273,54 +1158,6 @@ static int link_open(const char *path)
  * Registration and launch (main thread)
  * ------------------------------------------------------------------------------------------ */
 
-typedef struct {
-    pthread_mutex_t m;
-    pthread_cond_t c;
-    bool done;
-    pmix_status_t status;
-} waiter_t;
-
-static void waiter_init(waiter_t *w)
-{
-    pthread_mutex_init(&w->m, NULL);
-    pthread_cond_init(&w->c, NULL);
-    w->done = false;
-    w->status = PMIX_ERROR;
-}
-
-static void waiter_op_cb(pmix_status_t status, void *cbdata)
-{
-    waiter_t *w = cbdata;
-    pthread_mutex_lock(&w->m);
-    w->status = status;
-    w->done = true;
-    pthread_cond_signal(&w->c);
-    pthread_mutex_unlock(&w->m);
-}
-
-/* the result of a non-blocking server call made with waiter_op_cb */
-static pmix_status_t waiter_result(waiter_t *w, pmix_status_t rc)
-{
-    if (rc == PMIX_SUCCESS) {
-        pthread_mutex_lock(&w->m);
-        while (!w->done) {
-            pthread_cond_wait(&w->c, &w->m);
-        }
-        pthread_mutex_unlock(&w->m);
-        rc = w->status;
-    } else if (rc == PMIX_OPERATION_SUCCEEDED) {
-        rc = PMIX_SUCCESS;
-    }
-    pthread_mutex_destroy(&w->m);
-    pthread_cond_destroy(&w->c);
-    return rc;
-}
-
-static void info_load(pmix_info_t *info, const char *key, const void *data, pmix_data_type_t type)
-{
-    PMIX_INFO_LOAD(info, key, data, type);
-}
-
 /* "first,first+1,..." of a node */
 static char *peers_of(const node_t *nd)
 {
@@ -1456,21 +1293,12 @@ static pmix_status_t register_job(void)
     return PMIX_SUCCESS;
 }
 
-static size_t env_len(char **e)
-{
-    size_t n = 0;
-    while (e != NULL && e[n] != NULL) {
-        n++;
-    }
-    return n;
-}
-
 static pmix_status_t launch(char **argv)
 {
     pmix_rank_t l;
     for (l = 0; l < nodes[me].count; l++) {
         pmix_proc_t proc;
-        size_t n = env_len(environ), i, k = 0;
+        size_t n = argv_len(environ), i, k = 0;
         char **env = xmalloc((n + 2) * sizeof(char *)), node_var[64];
         pmix_status_t rc;
         pid_t pid;
@@ -1508,13 +1336,7 @@ static pmix_status_t launch(char **argv)
         }
         if (pid == 0) {
             static const char msg[] = "xhost: exec failed\n";
-            struct sigaction dfl;
-            sigset_t none;
-            memset(&dfl, 0, sizeof(dfl));
-            dfl.sa_handler = SIG_DFL;
-            sigaction(SIGPIPE, &dfl, NULL);
-            sigemptyset(&none);
-            sigprocmask(SIG_SETMASK, &none, NULL);
+            child_signals_default();
             execve(argv[0], argv, env);
             if (write(2, msg, sizeof(msg) - 1) < 0) {
                 _exit(127);
@@ -1603,11 +1425,10 @@ int main(int argc, char **argv)
 {
     const char *link_path = NULL, *tmpdir = getenv("TMPDIR");
     int timeout = 60, i, code;
-    pthread_t answer_tid, link_tid;
+    pthread_t link_tid;
     pmix_info_t *info;
     bool no = false, sent_done = false;
     pmix_status_t rc;
-    struct sigaction sa;
     fence_t *f;
     dmdx_t **dp;
 
@@ -1651,13 +1472,7 @@ int main(int argc, char **argv)
     nodes[1].count = nprocs - nodes[0].count;
     children = xmalloc(nodes[me].count * sizeof(child_t));
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_fatal_signal;
-    sigaction(SIGALRM, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    alarm((unsigned) timeout);
+    watchdog_signals(on_fatal_signal, timeout);
 
     /* The reference server advertises every gds component it has to its clients; restrict it
      * to "hash" so that clients of either library can read the job data it serves (the
@@ -1678,7 +1493,7 @@ int main(int argc, char **argv)
     }
     trace("server up (%s), ranks %u..%u of %u", PMIx_Get_version(), nodes[me].first,
           nodes[me].first + nodes[me].count - 1, nprocs);
-    if (pthread_create(&answer_tid, NULL, answer_thread, NULL) != 0) {
+    if (answers_start() != 0) {
         complain("cannot start the answer thread");
         return 1;
     }
@@ -1757,11 +1572,7 @@ int main(int argc, char **argv)
         PMIx_server_deregister_nspace(job_nspace, waiter_op_cb, &w);
         waiter_result(&w, PMIX_SUCCESS);
     }
-    pthread_mutex_lock(&answer_lock);
-    answers_stop = true;
-    pthread_cond_signal(&answer_cond);
-    pthread_mutex_unlock(&answer_lock);
-    pthread_join(answer_tid, NULL);
+    answers_finish();
     rc = PMIx_server_finalize();
     if (rc != PMIX_SUCCESS) {
         complain("PMIx_server_finalize: %s", PMIx_Error_string(rc));

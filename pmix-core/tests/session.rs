@@ -31,19 +31,30 @@ impl Drop for TestServer {
     }
 }
 
+/// The configuration of the tests' servers: the default, with server id "test-server".0.
+fn test_config() -> ServerConfig {
+    ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    }
+}
+
 /// A server with job "ns" of `n` local ranks, and the environment of each rank.
 fn job(n: u32) -> (TestServer, Vec<ClientEnv>) {
-    job_with(
-        n,
-        ServerConfig {
-            id: Proc::new("test-server", 0),
-            ..ServerConfig::default()
-        },
-    )
+    job_with(n, test_config())
 }
 
 /// [`job`] on a server configured as `cfg`.
 fn job_with(n: u32, cfg: ServerConfig) -> (TestServer, Vec<ClientEnv>) {
+    let s = job_unregistered(n, cfg);
+    let envs = (0..n).map(|r| register_rank(&s, r)).collect();
+    (s, envs)
+}
+
+/// A server configured as `cfg` with job "ns" of `n` local ranks registered, but none of its
+/// ranks yet: [`register_rank`] registers one (as a host that registers and forks its
+/// clients one by one does).
+fn job_unregistered(n: u32, cfg: ServerConfig) -> TestServer {
     let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
     let ns = PStr::from("ns");
     let info = vec![
@@ -61,18 +72,18 @@ fn job_with(n: u32, cfg: ServerConfig) -> (TestServer, Vec<ClientEnv>) {
         ),
     ];
     s.register_nspace(&ns, n, &info).expect("register");
+    s
+}
+
+/// Registers rank `r` of job "ns" as a client of `s` and gives the environment it connects with.
+fn register_rank(s: &TestServer, r: u32) -> ClientEnv {
     let (uid, gid) = pmix_core::wire::own_ids();
-    let envs = (0..n)
-        .map(|r| {
-            let p = Proc::new("ns", r);
-            s.register_client(&p, uid, gid).expect("client");
-            let vars = s.setup_fork(&p);
-            ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
-                .expect("env")
-                .expect("not a singleton")
-        })
-        .collect();
-    (s, envs)
+    let p = Proc::new("ns", r);
+    s.register_client(&p, uid, gid).expect("client");
+    let vars = s.setup_fork(&p);
+    ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+        .expect("env")
+        .expect("not a singleton")
 }
 
 #[test]
@@ -601,28 +612,8 @@ fn a_tool_that_half_closes_after_its_handshake_is_answered() {
 /// one of the job's local ranks), not complete without it.
 #[test]
 fn a_fence_waits_for_local_ranks_not_yet_registered() {
-    let cfg = ServerConfig {
-        id: Proc::new("test-server", 0),
-        ..ServerConfig::default()
-    };
-    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
-    let ns = PStr::from("ns");
-    let info = vec![
-        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(2)),
-        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(2)),
-        Info::new(key(PMIX_LOCAL_PEERS), Value::String(Some("0,1".into()))),
-    ];
-    s.register_nspace(&ns, 2, &info).expect("register");
-    let (uid, gid) = pmix_core::wire::own_ids();
-    let env_of = |r: u32| {
-        let p = Proc::new("ns", r);
-        s.register_client(&p, uid, gid).expect("client");
-        let vars = s.setup_fork(&p);
-        ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
-            .expect("env")
-            .expect("not a singleton")
-    };
-    let c0 = Arc::new(Client::connect(Some(env_of(0))).expect("connect 0"));
+    let s = job_unregistered(2, test_config());
+    let c0 = Arc::new(Client::connect(Some(register_rank(&s, 0))).expect("connect 0"));
     let (tx, rx) = std::sync::mpsc::channel();
     let first = {
         let c0 = c0.clone();
@@ -637,7 +628,7 @@ fn a_fence_waits_for_local_ranks_not_yet_registered() {
         rx.recv_timeout(Duration::from_millis(300)).is_err(),
         "the fence completed without rank 1"
     );
-    let c1 = Client::connect(Some(env_of(1))).expect("connect 1");
+    let c1 = Client::connect(Some(register_rank(&s, 1))).expect("connect 1");
     c1.fence(&[], &[]).expect("fence of rank 1");
     first.join().unwrap().expect("fence of rank 0");
     c1.finalize().unwrap();
@@ -649,28 +640,8 @@ fn a_fence_waits_for_local_ranks_not_yet_registered() {
 /// answering NOT_FOUND at once (ctests/twonode, "nofence-1by1").
 #[test]
 fn a_get_and_a_dmodex_request_wait_for_local_ranks_not_yet_registered() {
-    let cfg = ServerConfig {
-        id: Proc::new("test-server", 0),
-        ..ServerConfig::default()
-    };
-    let s = TestServer(server::start(Arc::new(NoHost), cfg).expect("server"));
-    let ns = PStr::from("ns");
-    let info = vec![
-        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(2)),
-        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(2)),
-        Info::new(key(PMIX_LOCAL_PEERS), Value::String(Some("0,1".into()))),
-    ];
-    s.register_nspace(&ns, 2, &info).expect("register");
-    let (uid, gid) = pmix_core::wire::own_ids();
-    let env_of = |r: u32| {
-        let p = Proc::new("ns", r);
-        s.register_client(&p, uid, gid).expect("client");
-        let vars = s.setup_fork(&p);
-        ClientEnv::from_env(|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
-            .expect("env")
-            .expect("not a singleton")
-    };
-    let c0 = Arc::new(Client::connect(Some(env_of(0))).expect("connect 0"));
+    let s = job_unregistered(2, test_config());
+    let c0 = Arc::new(Client::connect(Some(register_rank(&s, 0))).expect("connect 0"));
     let rank1 = Proc::new("ns", 1);
     let get = {
         let (c0, p) = (c0.clone(), rank1.clone());
@@ -690,7 +661,7 @@ fn a_get_and_a_dmodex_request_wait_for_local_ranks_not_yet_registered() {
         rx.try_recv().is_err(),
         "the dmodex request did not wait for rank 1"
     );
-    let c1 = Client::connect(Some(env_of(1))).expect("connect 1");
+    let c1 = Client::connect(Some(register_rank(&s, 1))).expect("connect 1");
     c1.put(PMIX_GLOBAL, "k".into(), Value::Uint32(7)).unwrap();
     c1.commit().unwrap();
     assert_eq!(get.join().unwrap().unwrap(), Value::Uint32(7));
