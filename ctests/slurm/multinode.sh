@@ -37,7 +37,8 @@
 #   * in every step, each rank and its slurmstepd map the library under test (dev:ino);
 #   * after each step, no slurmstepd or task is left on any node 10 s after srun returned.
 # Known failures (an XFAIL line; the run fails when one of them passes, so that the list is
-# kept true): listed in KNOWN below.
+# kept true): listed in KNOWN below; checks the reference passes or fails by timing are REF
+# lines (REF_ONLY_NOTED).
 #
 # Everything lives in a private directory (mktemp -d); daemons are children of this script,
 # stopped by pid; leftover processes of the nodes are killed; namespaces are deleted.
@@ -72,9 +73,12 @@ MIXED=${MIXED:-0}
 # (none today: PMIX_NODEID of peers was one until the datastore let the maps win over
 # Slurm's per-rank node ids)
 declare -A KNOWN=()
-# The reference's server completes a fence without a participant that died before it (its
-# local count just drops): the survivors are told SUCCESS, then Slurm kills the step.
-[ "$lib" = reference ] && KNOWN["fault: a rank killed before a cross-node fence"]=1
+# Checks whose outcome with the reference depends on timing, reported as REF lines (never
+# failing the run): its server completes a fence without a participant that died before it
+# (its local count just drops) and tells the survivors SUCCESS when their fence gets there
+# before Slurm kills the step (3 runs of 3 here, not in every run elsewhere).
+declare -A REF_ONLY_NOTED=()
+[ "$lib" = reference ] && REF_ONLY_NOTED["fault: a rank killed before a cross-node fence"]=1
 
 # ---- the library under test ------------------------------------------------------------
 binds=()
@@ -227,7 +231,9 @@ pass() { echo "PASS $*"; npass=$((npass + 1)); }
 bad() { echo "FAIL $*"; nfail=$((nfail + 1)); fail=1; }
 # verdict NAME OK DETAIL: PASS/FAIL, or for a known failure XFAIL (and FAIL if it passes)
 verdict() {
-  if [ -n "${KNOWN[$1]:-}" ]; then
+  if [ -n "${REF_ONLY_NOTED[$1]:-}" ]; then
+    echo "REF $1: $([ "$2" = 1 ] && echo held || echo "did not hold") ($3)"
+  elif [ -n "${KNOWN[$1]:-}" ]; then
     if [ "$2" = 1 ]; then bad "$1: listed as a known failure but passed (update KNOWN)"
     else echo "XFAIL $1 ($3)"; fi
   elif [ "$2" = 1 ]; then pass "$1${3:+ ($3)}"; else bad "$1 ($3)"; fi
