@@ -53,6 +53,7 @@ INC=/usr/lib/x86_64-linux-gnu/pmix2/include
 NODES=${NODES:-2}
 NTASKS=${NTASKS:-$((2 * NODES))}
 SRUN_TIMEOUT=${SRUN_TIMEOUT:-30}
+LEFT_WAIT=10                  # seconds a step's stepds and tasks may outlive its srun
 NET=10.213.0
 tag=pmt$$                     # namespace names: unique to this run
 CTL=${tag}c
@@ -79,6 +80,12 @@ declare -A KNOWN=()
 # before Slurm kills the step (3 runs of 3 here, not in every run elsewhere).
 declare -A REF_ONLY_NOTED=()
 [ "$lib" = reference ] && REF_ONLY_NOTED["fault: a rank killed before a cross-node fence"]=1
+# With mixed libraries, in that step the reference's slurmstepd (n1) sometimes stays after
+# srun returned (4 of 9 runs, still there after 20 s; never ours, never with one library):
+# our server on the dead rank's node fails the fence at once and contributes nothing to
+# Slurm's collective, where the reference's server completes the fence without the dead
+# rank. Open (docs/multinode.md); reported as a REF line meanwhile.
+[ "$lib" = mixed ] && REF_ONLY_NOTED["fault: a rank killed before a cross-node fence (stepds gone)"]=1
 
 # ---- the library under test ------------------------------------------------------------
 binds=()
@@ -260,10 +267,17 @@ step() {
   dt=$(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t}")
   # every slurmstepd and task must be gone soon after srun returned
   local left
-  for _ in $(seq 100); do left=$(node_procs); [ -z "$left" ] && break; sleep 0.1; done
+  for _ in $(seq $((LEFT_WAIT * 10))); do left=$(node_procs); [ -z "$left" ] && break; sleep 0.1; done
   if [ -n "$left" ]; then
     local l=${left# }
-    bad "$name: processes still on the nodes 10 s after srun returned:$left ($(ps -o comm= -p "${l// /,}" | sort | uniq -c | tr -s ' \n' ' '))"
+    local where="" q i
+    for q in $left; do
+      for i in "${!node_mnt[@]}"; do
+        [ "$(readlink "/proc/$q/ns/mnt" 2>/dev/null)" = "${node_mnt[$i]}" ] && where+=" $q:n$i:$(cat "/proc/$q/comm" 2>/dev/null)"
+      done
+    done
+    local what="$name: processes still on the nodes $LEFT_WAIT s after srun returned:$left ($(ps -o comm= -p "${l// /,}" | sort | uniq -c | tr -s ' \n' ' '); pid:node:name$where)"
+    if [ -n "${REF_ONLY_NOTED["$name (stepds gone)"]:-}" ]; then echo "REF $what"; else bad "$what"; fi
     kill -KILL $left 2>/dev/null; sleep 0.5
   fi
   # a cancelled or failed job can stay COMPLETING for a while; the next step waits for it
