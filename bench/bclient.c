@@ -281,18 +281,26 @@ static uint32_t get_u32(const pmix_proc_t *proc, const char *key)
     return r;
 }
 
-static int mode_init(void)
+/* Waits for the host's release, then PMIx_Init (any failure ends the process); returns the
+ * CLOCK_MONOTONIC times (ns) around PMIx_Init in *t0 and *t1. */
+static void start_client(long long *t0, long long *t1)
 {
     pmix_status_t rc;
-    long long t0, t1, t2;
     wait_go();
-    t0 = bench_now_ns();
+    *t0 = bench_now_ns();
     rc = PMIx_Init(&me, NULL, 0);
-    t1 = bench_now_ns();
+    *t1 = bench_now_ns();
     if (rc != PMIX_SUCCESS) {
         fail("PMIx_Init: %s", PMIx_Error_string(rc));
     }
     myrank = (int) me.rank;
+}
+
+static int mode_init(void)
+{
+    pmix_status_t rc;
+    long long t0, t1, t2;
+    start_client(&t0, &t1);
     bench_record_lib("client", myrank);
     write_one("init", t1 - t0);
     write_one("init_ret", t1);
@@ -313,17 +321,12 @@ static int mode_main(void)
     pmix_proc_t wild, peer;
     uint32_t jobsize, localsize;
     pmix_status_t rc;
-    long long *s, *s2;
+    long long *s, *s2, t_init0, t_init1;
     char key[PMIX_MAX_KEYLEN + 1];
     long r, i;
     int k, npeer;
 
-    wait_go();
-    rc = PMIx_Init(&me, NULL, 0);
-    if (rc != PMIX_SUCCESS) {
-        fail("PMIx_Init: %s", PMIx_Error_string(rc));
-    }
-    myrank = (int) me.rank;
+    start_client(&t_init0, &t_init1);
     bench_record_lib("client", myrank);
     PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
     jobsize = get_u32(&wild, PMIX_JOB_SIZE);
@@ -481,14 +484,7 @@ static int mode_wireup(void)
     long long t0, t1, t2, t3, t4;
     char line[256];
 
-    wait_go();
-    t0 = bench_now_ns();
-    rc = PMIx_Init(&me, NULL, 0);
-    t1 = bench_now_ns();
-    if (rc != PMIX_SUCCESS) {
-        fail("PMIx_Init: %s", PMIx_Error_string(rc));
-    }
-    myrank = (int) me.rank;
+    start_client(&t0, &t1);
     if (me.rank == 0) {
         bench_record_lib("client", 0);
         printf("bclient: wireup version %s\n", PMIx_Get_version());
