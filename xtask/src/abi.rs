@@ -471,79 +471,71 @@ fn constant_values(
     }))
 }
 
-/// `size=S align=A` of every type, `<missing>` where it does not compile.
-fn layouts(p: &Probe, inc: &Path, types: &[String]) -> Res<BTreeMap<String, String>> {
-    let mut out: BTreeMap<String, String> = types
-        .iter()
-        .map(|t| (t.clone(), "<missing>".into()))
-        .collect();
-    let one = |t: &str| {
-        format!("printf(\"%s size=%zu align=%zu\\n\", \"{t}\", sizeof({t}), _Alignof({t}));\n")
-    };
-    let src = prelude()
-        + "int main(void){\n"
-        + &types.iter().map(|t| one(t)).collect::<String>()
-        + "return 0;}\n";
-    let all = p.output(&src, inc, "sizes")?;
-    let outputs = match all {
+/// Runs one `printf` statement per item (`stmt`) in one program, or, when that program does
+/// not compile (some item is missing), each in a program of its own; reads every output line
+/// with `parse` into (item, value). Items no program printed are `<missing>`.
+fn probe_each(
+    p: &Probe,
+    inc: &Path,
+    items: &[String],
+    tag: &str,
+    stmt: impl Fn(&str) -> String,
+    parse: impl Fn(&str) -> Option<(String, String)>,
+) -> Res<BTreeMap<String, String>> {
+    let program = |body: String| prelude() + "int main(void){\n" + &body + "return 0;}\n";
+    let outputs = match p.output(&program(items.iter().map(|i| stmt(i)).collect()), inc, tag)? {
         Some(o) => vec![o],
         None => {
             let mut v = Vec::new();
-            for t in types {
-                let src = prelude() + "int main(void){\n" + &one(t) + "return 0;}\n";
-                if let Some(o) = p.output(&src, inc, "size1")? {
+            for i in items {
+                if let Some(o) = p.output(&program(stmt(i)), inc, &format!("{tag}1"))? {
                     v.push(o);
                 }
             }
             v
         }
     };
-    for o in outputs {
-        for line in o.lines() {
-            if let Some((t, rest)) = line.split_once(' ') {
-                out.insert(t.to_string(), rest.to_string());
-            }
-        }
-    }
+    let mut out: BTreeMap<String, String> = items
+        .iter()
+        .map(|i| (i.clone(), "<missing>".into()))
+        .collect();
+    out.extend(outputs.iter().flat_map(|o| o.lines().filter_map(&parse)));
     Ok(out)
+}
+
+/// `size=S align=A` of every type, `<missing>` where it does not compile.
+fn layouts(p: &Probe, inc: &Path, types: &[String]) -> Res<BTreeMap<String, String>> {
+    probe_each(
+        p,
+        inc,
+        types,
+        "sizes",
+        |t| format!("printf(\"%s size=%zu align=%zu\\n\", \"{t}\", sizeof({t}), _Alignof({t}));\n"),
+        |line| {
+            line.split_once(' ')
+                .map(|(t, rest)| (t.to_string(), rest.to_string()))
+        },
+    )
 }
 
 /// `offset=O size=S` of every `type.member` key; `<missing>` where it does not compile.
 fn offsets(p: &Probe, inc: &Path, keys: &[String]) -> Res<BTreeMap<String, String>> {
-    let one = |k: &str| {
-        let (t, n) = k.split_once('.').unwrap_or((k, ""));
-        format!("printf(\"%s %zu %zu\\n\", \"{k}\", offsetof({t},{n}), sizeof((({t}*)0)->{n}));\n")
-    };
-    let mut out: BTreeMap<String, String> = keys
-        .iter()
-        .map(|k| (k.clone(), "<missing>".into()))
-        .collect();
-    let src = prelude()
-        + "int main(void){\n"
-        + &keys.iter().map(|k| one(k)).collect::<String>()
-        + "return 0;}\n";
-    let outputs = match p.output(&src, inc, "offsets")? {
-        Some(o) => vec![o],
-        None => {
-            let mut v = Vec::new();
-            for k in keys {
-                let src = prelude() + "int main(void){\n" + &one(k) + "return 0;}\n";
-                if let Some(o) = p.output(&src, inc, "offset1")? {
-                    v.push(o);
-                }
-            }
-            v
-        }
-    };
-    for o in outputs {
-        for line in o.lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if let [k, a, b] = f[..] {
-                out.insert(k.to_string(), format!("offset={a} size={b}"));
-            }
-        }
-    }
-    Ok(out)
+    probe_each(
+        p,
+        inc,
+        keys,
+        "offsets",
+        |k| {
+            let (t, n) = k.split_once('.').unwrap_or((k, ""));
+            format!(
+                "printf(\"%s %zu %zu\\n\", \"{k}\", offsetof({t},{n}), sizeof((({t}*)0)->{n}));\n"
+            )
+        },
+        |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+            [k, a, b] => Some((k.to_string(), format!("offset={a} size={b}"))),
+            _ => None,
+        },
+    )
 }
 
 /// Collapses runs of whitespace into one space.
@@ -705,31 +697,27 @@ pub fn check(facts: &Value, inc: &Path, lib: Option<&Path>) -> Res<(Vec<String>,
         }
     }
 
-    let want = obj("types")?;
-    let types: Vec<String> = want.keys().cloned().collect();
-    let got = layouts(&p, inc, &types)?;
-    for t in &types {
-        total += 1;
-        let a = text(want.get(t));
-        if got.get(t) != Some(&a) {
-            bad.push(format!(
-                "type {t}: reference {a}, ours {}",
-                got.get(t).map_or("?", String::as_str)
-            ));
-        }
-    }
-
-    let want = obj("members")?;
-    let keys: Vec<String> = want.keys().cloned().collect();
-    let got = offsets(&p, inc, &keys)?;
-    for k in &keys {
-        total += 1;
-        let a = text(want.get(k));
-        if got.get(k) != Some(&a) {
-            bad.push(format!(
-                "member {k}: reference {a}, ours {}",
-                got.get(k).map_or("?", String::as_str)
-            ));
+    // Layouts and member offsets: the same comparison, item by item.
+    for (section, label, probe) in [
+        (
+            "types",
+            "type",
+            layouts as fn(&Probe, &Path, &[String]) -> Res<BTreeMap<String, String>>,
+        ),
+        ("members", "member", offsets),
+    ] {
+        let want = obj(section)?;
+        let items: Vec<String> = want.keys().cloned().collect();
+        let got = probe(&p, inc, &items)?;
+        for i in &items {
+            total += 1;
+            let a = text(want.get(i));
+            if got.get(i) != Some(&a) {
+                bad.push(format!(
+                    "{label} {i}: reference {a}, ours {}",
+                    got.get(i).map_or("?", String::as_str)
+                ));
+            }
         }
     }
 
