@@ -32,6 +32,9 @@ check "reference server, ranks mixed (even ours, odd reference)" N=4 ONLY="$mixe
 check "our server, ranks mixed (even ours, odd reference)"       N=4 HOST_LIB="$ours" CLIENT_LIB="$ours" ODD_LIB=ref
 check "our server, our clients under valgrind" VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"
 check "our server under valgrind, our clients" HOST_VALGRIND=1 HOST_LIB="$ours" CLIENT_LIB="$ours"
+echo "== our ds21 store, read by reference clients"
+STAGE="$STAGE" bash "$here/ds21.sh" >"$tmp" 2>&1 || { echo "FAIL session: ds21"; fail=1; }
+sed 's/^/  /' "$tmp"
 echo "== OpenPMIx example clients, every arrangement"
 LIB_DIR="$ours" bash "$here/examples.sh" >"$tmp" 2>&1 || { echo "FAIL session: examples"; fail=1; }
 sed 's/^/  /' "$tmp"

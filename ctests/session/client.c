@@ -651,6 +651,36 @@ static void show_job_value(const char *label, pmix_rank_t rank, const char *key)
     PMIX_VALUE_RELEASE(v);
 }
 
+/* Every rank's job data as every rank sees it (one node, so each is local): the values a
+ * reference client under a server offering gds ds21 reads from the shared store. (Not the
+ * node id: the reference server has none for a rank when its host gave none.) */
+static void show_peers_job_data(void)
+{
+    char host[256] = "";
+    uint32_t peer, as_placed = 0;
+    gethostname(host, sizeof(host) - 1);
+    for (peer = 0; peer < job_size; peer++) {
+        pmix_value_t *lr = get_from(me.nspace, peer, PMIX_LOCAL_RANK);
+        pmix_value_t *nr = get_from(me.nspace, peer, PMIX_NODE_RANK);
+        pmix_value_t *hn = get_from(me.nspace, peer, PMIX_HOSTNAME);
+        pmix_value_t *an = get_from(me.nspace, peer, PMIX_APPNUM);
+        bool ok = lr->type == PMIX_UINT16 && lr->data.uint16 == peer
+                  && nr->type == PMIX_UINT16 && nr->data.uint16 == peer
+                  && hn->type == PMIX_STRING && strcmp(hn->data.string, host) == 0
+                  && an->type == PMIX_UINT32 && an->data.uint32 == 0;
+        if (ok) {
+            as_placed++;
+        } else {
+            printf("%u: job data of rank %u not as placed\n", me.rank, peer);
+        }
+        PMIX_VALUE_RELEASE(lr);
+        PMIX_VALUE_RELEASE(nr);
+        PMIX_VALUE_RELEASE(hn);
+        PMIX_VALUE_RELEASE(an);
+    }
+    printf("%u: job data of %u of %u ranks as placed\n", me.rank, as_placed, job_size);
+}
+
 static int scenario_job(void)
 {
     char label[64];
@@ -671,6 +701,7 @@ static int scenario_job(void)
     show_job_value(label, me.rank, PMIX_LOCAL_RANK);
     snprintf(label, sizeof(label), "%u: node rank", me.rank);
     show_job_value(label, me.rank, PMIX_NODE_RANK);
+    show_peers_job_data();
     fence(false);
     return finish();
 }

@@ -69,6 +69,9 @@ pub struct ServerConfig {
     /// What is kept of output no tool has pulled yet (`PMIX_IOF_CACHE_SIZE`,
     /// `PMIX_IOF_DROP_OLDEST`/`_NEWEST` given to `PMIx_server_init`).
     pub iof_cache: crate::iof::CachePolicy,
+    /// Offer reference 4.2 clients OpenPMIx's shared-memory job-data store (gds "ds21",
+    /// `crate::datastore::ds21`); off with `PMIX_RS_DS21=0` in the environment.
+    pub ds21: bool,
 }
 
 impl Default for ServerConfig {
@@ -87,6 +90,7 @@ impl Default for ServerConfig {
             system_support: false,
             rendezvous_file: None,
             iof_cache: crate::iof::DEFAULT_CACHE,
+            ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0"),
         }
     }
 }
@@ -97,6 +101,10 @@ fn drop_segments(st: &mut State, nspace: &PStr) {
     if let Some(w) = st.modex.detach(nspace) {
         w.retire();
     }
+    if let Some(s) = st.ds21.as_mut() {
+        s.remove(nspace);
+    }
+    st.ds21_replies.retain(|(ns, _), _| ns != nspace);
     st.segments.retain(|(ns, _), f| {
         if ns == nspace {
             let _ = std::fs::remove_file(&f.path);
@@ -130,7 +138,8 @@ fn remove_stale_segment_dirs(tmpdir: &std::path::Path, uid: u32) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix("pmix-rsshm."))
-            .and_then(|p| p.parse::<u32>().ok())
+            // "<pid>" (segments) or "<pid>.ds21.<n>" (a ds21 store)
+            .and_then(|p| p.split('.').next()?.parse::<u32>().ok())
         else {
             continue;
         };
@@ -249,6 +258,9 @@ struct Peer {
     kind: PeerKind,
     /// The peer declared gds "rsshm": its job data comes as a segment to map.
     shm: bool,
+    /// The peer declared gds "ds21" (a reference 4.2 client that mapped our ds21 store):
+    /// its REQ reply carries only the realm arrays.
+    ds21: bool,
     /// Its uid and gid, verified at the handshake: what the host is told of every request.
     ids: crate::security::PeerIds,
     finalized: bool,
@@ -413,6 +425,12 @@ struct State {
     segments: HashMap<(PStr, BufferType), SegmentFile>,
     /// The private directory holding the segments, once created.
     segment_dir: Option<std::path::PathBuf>,
+    /// The ds21 store for reference clients, once a client was set up with it.
+    ds21: Option<crate::datastore::ds21::Store>,
+    /// The ds21 store could not be made (or is not offered): not tried again.
+    ds21_off: bool,
+    /// The packed answer to a "ds21" peer's REQ, by namespace and buffer type.
+    ds21_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
 }
 
 /// The number of the last segment written in this process (generations name the files).
@@ -697,6 +715,7 @@ impl Shared {
 
     /// `PMIx_server_setup_fork`: the environment a client needs (section 4).
     pub fn setup_fork(&self, proc: &Proc) -> Vec<(String, String)> {
+        let ds21 = self.ds21_prepare(&proc.nspace);
         let uri = self.uri.to_uri();
         let mut env: Vec<(String, String)> = vec![
             ("PMIX_NAMESPACE".into(), proc.nspace.to_string()),
@@ -714,9 +733,18 @@ impl Shared {
                 "PMIX_BFROP_BUFFER_TYPE".into(),
                 "PMIX_BFROP_BUFFER_NON_DESC".into(),
             ),
-            // Our clients pick "rsshm" (the mapped job-data segment); a reference client
-            // finds no dstore name in the list and picks "hash" (protocol notes, section 4).
-            ("PMIX_GDS_MODULE".into(), format!("{GDS_SHM},hash")),
+            // Our clients pick "rsshm" (the mapped job-data segment). A reference 4.2 client
+            // picks "ds21" when the list names it and it could attach our ds21 store (its
+            // directory named below), else "hash" (protocol notes, section 4); 5.0 clients
+            // know no "ds21" and pick "hash".
+            (
+                "PMIX_GDS_MODULE".into(),
+                if ds21.is_some() {
+                    format!("{GDS_SHM},{},hash", crate::datastore::ds21::NAME)
+                } else {
+                    format!("{GDS_SHM},hash")
+                },
+            ),
             ("PMIX_SERVER_TMPDIR".into(), self.cfg.tmpdir.to_string()),
             (
                 "PMIX_SYSTEM_TMPDIR".into(),
@@ -725,7 +753,95 @@ impl Shared {
             ("PMIX_HOSTNAME".into(), self.cfg.hostname.to_string()),
             ("PMIX_VERSION".into(), crate::wire::VERSION.into()),
         ]);
+        if let Some(dir) = ds21 {
+            env.push((
+                crate::datastore::ds21::BASE_PATH_ENV.into(),
+                dir.to_string_lossy().into_owned(),
+            ));
+        }
         env
+    }
+
+    /// Makes our ds21 store of `nspace` for its reference clients, once per namespace: the
+    /// store's directory and first initial file, the namespace's lock file, and its job
+    /// data (written whole now, before any of its clients runs, so that nobody reads it
+    /// while it is written and a failure is known before a client is told of the store).
+    /// The directory, or `None` when the store is not offered (switched off, the namespace
+    /// not registered, or a file that cannot be made or written): the client then uses
+    /// "hash".
+    fn ds21_prepare(&self, nspace: &PStr) -> Option<std::path::PathBuf> {
+        use crate::datastore::ds21::{Sizes, Store};
+        static DIRS: AtomicU64 = AtomicU64::new(0);
+        let mut st = self.state.lock();
+        let st = &mut *st;
+        if !self.cfg.ds21 || st.ds21_off {
+            return None;
+        }
+        let job = st.jobs.get(nspace)?;
+        let n = job.nlocalprocs.max(job.local_ranks().len() as u32);
+        // A lock per client initialization (a client that initializes again takes another).
+        let nlocks = n.saturating_mul(2).saturating_add(8).min(1 << 20);
+        if st.ds21.is_none() {
+            let Some(sizes) = Sizes::from_env(|k| std::env::var(k).ok()) else {
+                st.ds21_off = true;
+                return None;
+            };
+            let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
+            remove_stale_segment_dirs(&tmp, crate::wire::own_ids().0);
+            // One per server: several servers of one process each have their own store.
+            let n = DIRS.fetch_add(1, Ordering::Relaxed);
+            let d = tmp.join(format!("{}.ds21.{n}", segment_dir_name(std::process::id())));
+            if let Err(e) = private_dir(&d) {
+                trace!("server: no ds21 directory {}: {e}", d.display());
+                st.ds21_off = true;
+                return None;
+            }
+            st.ds21 = Some(Store::new(d, sizes));
+        }
+        let store = st.ds21.as_mut()?;
+        if store.written(nspace) {
+            return store.prepared(nspace).then(|| store.dir().to_path_buf());
+        }
+        // The buffer type our environment gives clients (PMIX_BFROP_BUFFER_TYPE).
+        let res = store.prepare(nspace, nlocks).and_then(|()| {
+            store.write(
+                nspace,
+                BufferType::NonDesc,
+                &job.store_wildcard(),
+                job.rank_lists(),
+            )
+        });
+        match res {
+            Ok(()) => Some(store.dir().to_path_buf()),
+            Err(e) => {
+                trace!("server: no ds21 store for {nspace}: {e}");
+                // Its files go; not tried again until the namespace is registered again.
+                store.remove(nspace);
+                store.mark_failed(nspace);
+                None
+            }
+        }
+    }
+
+    /// The REQ reply of a "ds21" peer of `nspace` in buffer type `mode`: the nspace and the
+    /// realm arrays (the rest is in the store, written when its first client was set up);
+    /// `None` when the namespace is not registered.
+    fn ds21_reply(&self, nspace: &PStr, mode: BufferType) -> Option<Arc<Vec<u8>>> {
+        let mut st = self.state.lock();
+        let st = &mut *st;
+        let job = st.jobs.get(nspace)?;
+        let reply = st
+            .ds21_replies
+            .entry((nspace.clone(), mode))
+            .or_insert_with(|| {
+                let mut p = Pack::new(mode);
+                p.string(Some(nspace.as_bytes()));
+                for kv in job.realm_arrays() {
+                    p.kval(&kv);
+                }
+                Arc::new(p.into_bytes())
+            });
+        Some(reply.clone())
     }
 
     /// `PMIx_server_dmodex_request`: the committed data of a local process, for another
@@ -855,6 +971,9 @@ impl Shared {
             }
             if let Some(d) = st.segment_dir.take() {
                 let _ = std::fs::remove_dir(d);
+            }
+            if let Some(mut s) = st.ds21.take() {
+                s.remove_all();
             }
         }
         let _ = self.progress.call(Some(Duration::from_secs(5)), |r, done| {
@@ -1116,6 +1235,8 @@ impl Shared {
         let (mode, kind) = (hello.buffer_type, hello.kind);
         // The peer declared gds "rsshm": its job data comes as a segment to map.
         let shm = hello.gds.as_bytes() == GDS_SHM.as_bytes();
+        let ds21 = hello.gds.as_bytes() == crate::datastore::ds21::NAME.as_bytes();
+        trace!("server: {proc:?} attached, gds {}", hello.gds);
         let handler = Box::new(PeerConn {
             server: self.clone(),
         });
@@ -1135,6 +1256,7 @@ impl Shared {
                 mode,
                 kind,
                 shm,
+                ds21,
                 ids,
                 finalized: false,
                 codes: Vec::new(),
@@ -1345,6 +1467,13 @@ impl Shared {
                             });
                         }
                         Self::reply(r, id, tag, p.into_bytes());
+                        return Ok(());
+                    }
+                }
+                if peer.ds21 {
+                    if let Some(payload) = self.ds21_reply(&me.nspace, mode) {
+                        let head = crate::wire::server_frame_header(tag, payload.len());
+                        let _ = r.send_shared(id, head, payload);
                         return Ok(());
                     }
                 }

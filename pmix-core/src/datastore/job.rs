@@ -3,7 +3,7 @@
 use pmix_sys::*;
 
 use super::keys;
-use super::realm::{JobData, as_u32, parse_rank_list, rank_list_string};
+use super::realm::{JobData, as_u32, kval, parse_rank_list, rank_list_string};
 use crate::regex::{parse_node_map, parse_proc_map};
 use crate::values::*;
 use crate::{Error, Result};
@@ -253,6 +253,57 @@ impl JobRecord {
     /// sends what it expanded from them).
     pub fn req_reply(&self) -> Vec<Kval> {
         self.data.to_kvals()
+    }
+
+    /// The session, node and app arrays of [`JobRecord::req_reply`]: all a "ds21" client's
+    /// REQ reply carries after the nspace (it reads the rest from the shared store), as the
+    /// reference's `pmix_gds_hash_fetch_arrays` sends them.
+    pub fn realm_arrays(&self) -> Vec<Kval> {
+        let d = &self.data;
+        let mut out = Vec::with_capacity(d.sessions.len() + d.nodes.len() + d.apps.len());
+        out.extend(
+            d.sessions
+                .iter()
+                .map(|s| kval(keys::SESSION_INFO_ARRAY, s.to_array())),
+        );
+        out.extend(
+            d.nodes
+                .iter()
+                .map(|n| kval(keys::NODE_INFO_ARRAY, n.to_array())),
+        );
+        out.extend(
+            d.apps
+                .iter()
+                .map(|a| kval(keys::APP_INFO_ARRAY, a.to_array())),
+        );
+        out
+    }
+
+    /// What a "ds21" store holds at rank WILDCARD (the reference's `_store_job_info`): the
+    /// job-level keys, then the keys of this server's node (not its name, id or aliases)
+    /// that the job level lacks.
+    pub fn store_wildcard(&self) -> Vec<Kval> {
+        let d = &self.data;
+        let mut out = d.kv.to_vec();
+        if let Some(items) = d
+            .node_by_name(self.my_hostname.as_bytes())
+            .map(super::realm::NodeData::to_array)
+            .as_ref()
+            .and_then(super::realm::info_items)
+        {
+            for i in items {
+                let k = i.key.as_bytes();
+                if !keys::names_a_node(k) && !d.kv.contains(k) {
+                    out.push(kval(k, i.value.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// Each rank with data, in rank order, with its keys (as [`JobRecord::rank_info`]).
+    pub fn rank_lists(&self) -> impl Iterator<Item = (u32, Vec<Kval>)> + '_ {
+        self.data.rank_ids().map(|r| (r, self.data.rank_list(r)))
     }
 
     /// The job-data segment (see `datastore::segment`) of generation `generation` in buffer

@@ -18,6 +18,7 @@
 //! `docs/notes/datastore.md`. Decoding treats its input as hostile: errors, never panics.
 
 mod client;
+pub(crate) mod ds21;
 mod job;
 pub(crate) mod keys;
 mod modex;

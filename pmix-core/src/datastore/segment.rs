@@ -1113,3 +1113,49 @@ pub(crate) fn modex_blob<'a>(kvals: impl IntoIterator<Item = (&'a PStr, &'a Valu
     b.extend_from_slice(&e.buf);
     b
 }
+
+/// Initializes, in place in the file `f` (at least `len` bytes, allocated), a process-shared
+/// `pthread_mutex_t` at each offset of `at` (each a multiple of 8 with room for one mutex):
+/// the locks of OpenPMIx's shared-memory store (`super::ds21`), which reference clients
+/// take and release in the file's pages.
+///
+/// # Errors
+/// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be mapped; `BadParam`
+/// for an offset out of range or misaligned; `Error::Status(PMIX_ERR_INIT)` when the C
+/// library refuses the attribute or a mutex.
+pub(crate) fn init_shared_mutexes(f: &File, len: usize, at: &[usize]) -> Result<()> {
+    let size = std::mem::size_of::<libc::pthread_mutex_t>();
+    if at
+        .iter()
+        .any(|&o| o % 8 != 0 || o.checked_add(size).is_none_or(|e| e > len))
+    {
+        return Err(Error::BadParam);
+    }
+    let map = Mapping::new(f, len, true)?;
+    let init_failed = Error::Status(pmix_sys::PMIX_ERR_INIT);
+    // SAFETY: `attr` is a local the C library initializes before any other use and
+    // destroys at the end; each mutex lies within the live writable mapping (offsets
+    // checked above, 8-aligned in a page-aligned mapping, which `pthread_mutex_t` needs),
+    // no Rust reference to those bytes exists, and no other process uses them yet (the
+    // file is not named to anyone before this returns).
+    unsafe {
+        let mut attr: libc::pthread_mutexattr_t = std::mem::zeroed();
+        if libc::pthread_mutexattr_init(&mut attr) != 0 {
+            return Err(init_failed);
+        }
+        let mut ok =
+            libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED) == 0;
+        for &o in at {
+            if !ok {
+                break;
+            }
+            let m = map.ptr.as_ptr().add(o).cast::<libc::pthread_mutex_t>();
+            ok = libc::pthread_mutex_init(m, &attr) == 0;
+        }
+        libc::pthread_mutexattr_destroy(&mut attr);
+        if !ok {
+            return Err(init_failed);
+        }
+    }
+    Ok(())
+}

@@ -2232,3 +2232,295 @@ fn our_fence_blob_round_trips_across_nodes() {
     // x's rank 3 committed nothing: not in the blob.
     assert!(c.kvals(&proc("x", 3), false).is_none());
 }
+
+// ---------------------------------------------------------------------------------------
+// The ds21 store for reference 4.2 clients
+// ---------------------------------------------------------------------------------------
+
+/// Reads a ds21 store as a reference 4.2 client does (`_dstore_fetch` of OpenPMIx v4.2.2,
+/// direct index mode): the namespace's entry in the chain of initial files, the rank's meta
+/// element, then its keys up to its count, following extension slots. `None` when the
+/// namespace or the rank has no data.
+fn ds21_read(
+    dir: &std::path::Path,
+    sizes: ds21::Sizes,
+    nspace: &str,
+    rank: u32,
+) -> Option<Vec<(Vec<u8>, Value)>> {
+    let word = |b: &[u8], at: usize| u64::from_ne_bytes(b[at..at + 8].try_into().unwrap());
+    let (mut nmeta, mut ndata, mut found) = (0, 0, false);
+    for i in 0.. {
+        let b = std::fs::read(dir.join(format!("initial-pmix_shared-segment-{i}"))).ok()?;
+        assert_eq!(b.len(), sizes.initial);
+        for e in 0..word(&b, 0) as usize {
+            let at = 16 + e * 288;
+            let name = &b[at..at + 256];
+            let end = name.iter().position(|&c| c == 0).unwrap();
+            if &name[..end] == nspace.as_bytes() {
+                (nmeta, ndata, found) = (word(&b, at + 272), word(&b, at + 280), true);
+            }
+        }
+        if found || word(&b, 8) != 1 {
+            break;
+        }
+    }
+    if !found {
+        return None;
+    }
+    let file = |kind: &str, i: u64| std::fs::read(dir.join(format!("{kind}-{nspace}-{i}")));
+    let index = if rank == PMIX_RANK_WILDCARD {
+        0
+    } else {
+        rank as usize + 1
+    };
+    let max_meta = (sizes.meta - 8) / 24;
+    let m = (index / max_meta) as u64;
+    assert!(m < nmeta, "meta file {m} of {nmeta}");
+    let meta = file("smseg", m).unwrap();
+    assert_eq!(meta.len(), sizes.meta);
+    let at = 8 + index % max_meta * 24;
+    let (offset, count) = (word(&meta, at + 8), word(&meta, at + 16));
+    if offset == 0 {
+        return None;
+    }
+    let datas: Vec<Vec<u8>> = (0..ndata).map(|i| file("smdataseg", i).unwrap()).collect();
+    let (mut f, mut p) = (
+        (offset / sizes.data as u64) as usize,
+        (offset % sizes.data as u64) as usize,
+    );
+    let mut out = Vec::new();
+    while out.len() < count as usize {
+        let d = &datas[f];
+        let len = word(d, p);
+        if len & (1 << 63) != 0 {
+            let next = word(d, p + 17);
+            assert_ne!(next, 0, "extension slot before the rank's count of keys");
+            (f, p) = (
+                (next / sizes.data as u64) as usize,
+                (next % sizes.data as u64) as usize,
+            );
+            continue;
+        }
+        let len = (len & ((1 << 62) - 1)) as usize;
+        let key_end = p + 16 + d[p + 16..].iter().position(|&c| c == 0).unwrap();
+        let key = d[p + 16..key_end].to_vec();
+        assert_eq!(word(d, p + 8), ds21::key_hash(&key));
+        let data = &d[key_end + 1..p + len];
+        let mut u = crate::wire::msg::Unpack::new(BufferType::NonDesc, data);
+        out.push((key, u.one(PMIX_VALUE).unwrap()));
+        assert!(u.at_end());
+        p += len;
+    }
+    Some(out)
+}
+
+fn ds21_sizes() -> ds21::Sizes {
+    ds21::Sizes::from_env(|_| None).unwrap()
+}
+
+#[test]
+fn ds21_sizes_follow_the_environment_as_reference_processes_read_it() {
+    let d = ds21_sizes();
+    assert_eq!((d.initial, d.meta, d.data), (4096, 1 << 22, 1 << 22));
+    let page = rustix::param::page_size();
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |k: &str| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_string())
+        }
+    };
+    let s = ds21::Sizes::from_env(env(&[
+        ("NS_DATA_SEG_SIZE", " 65536xyz"),
+        ("NS_META_SEG_SIZE", "12"),
+    ]))
+    .unwrap();
+    assert_eq!((s.meta, s.data), (page, 65536));
+    // given but not a number: a page, as strtoul's 0 raised to a page
+    let s = ds21::Sizes::from_env(env(&[("INITIAL_SEG_SIZE", "lots")])).unwrap();
+    assert_eq!(s.initial, page);
+    assert_eq!(
+        ds21::Sizes::from_env(env(&[("SM_USE_LINEAR_SEARCH", "1")])),
+        None
+    );
+    assert!(ds21::Sizes::from_env(env(&[("SM_USE_LINEAR_SEARCH", "0")])).is_some());
+    assert_eq!(
+        ds21::Sizes::from_env(env(&[("NS_DATA_SEG_SIZE", "99999999999999")])),
+        None
+    );
+}
+
+#[test]
+fn ds21_key_hash_sums_signed_chars() {
+    assert_eq!(ds21::key_hash(b""), 0);
+    assert_eq!(
+        ds21::key_hash(b"pmix.lrank"),
+        b"pmix.lrank".iter().map(|&c| u64::from(c)).sum()
+    );
+    // a byte above 127 is a negative char on x86_64
+    assert_eq!(ds21::key_hash(&[b'a', 0xff]), 97u64.wrapping_sub(1));
+}
+
+#[test]
+fn ds21_store_holds_what_a_reference_client_reads_for_each_rank() {
+    let dir = TestDir::new("ds21-read");
+    let rec = rich_record();
+    let ns = PStr::from("ns");
+    let mut store = ds21::Store::new(dir.0.clone(), ds21_sizes());
+    assert_eq!(
+        store.write(&ns, BufferType::NonDesc, &[], std::iter::empty()),
+        Err(Error::NotFound)
+    );
+    store.prepare(&ns, 4).unwrap();
+    assert!(store.prepared(&ns) && !store.written(&ns));
+    // what a client attaches at its PMIx_Init exists before the data is written
+    assert!(dir.0.join("initial-pmix_shared-segment-0").exists());
+    let lock = std::fs::read(dir.0.join("smlockseg-ns")).unwrap();
+    let word = |at: usize| u64::from_ne_bytes(lock[at..at + 8].try_into().unwrap());
+    assert_eq!(word(0), lock.len() as u64);
+    assert_eq!(u32::from_ne_bytes(lock[8..12].try_into().unwrap()), 4);
+    assert_eq!(word(16), 64);
+    assert!(word(24) as usize >= 32 + 4 * 4 && word(24) % 64 == 0);
+    assert!(word(24) as usize + 8 * 64 <= lock.len());
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 0),
+        None,
+        "nothing before it is written"
+    );
+
+    store
+        .write(
+            &ns,
+            BufferType::NonDesc,
+            &rec.store_wildcard(),
+            rec.rank_lists(),
+        )
+        .unwrap();
+    assert!(store.written(&ns));
+    for r in 0..4 {
+        let got = ds21_read(&dir.0, ds21_sizes(), "ns", r).unwrap();
+        let want: Vec<(Vec<u8>, Value)> = rec
+            .rank_info(r)
+            .into_iter()
+            .map(|kv| (kv.key.as_bytes().to_vec(), kv.value))
+            .collect();
+        assert_eq!(got, want, "rank {r}");
+        assert!(got.iter().any(|(k, _)| k == b"host.rank.key"));
+    }
+    let wild = ds21_read(&dir.0, ds21_sizes(), "ns", PMIX_RANK_WILDCARD).unwrap();
+    let get = |k: &CStr| {
+        wild.iter()
+            .find(|(key, _)| key == k.to_bytes())
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(get(PMIX_JOB_SIZE), Some(Value::Uint32(4)));
+    assert_eq!(get(PMIX_JOBID), Some(s("j1")));
+    assert_eq!(get(c"host.custom"), Some(s("x")));
+    // this node's (n1's) keys are at the job level, but not its name or id
+    assert_eq!(get(PMIX_LOCAL_PEERS), Some(s("1,3")));
+    assert_eq!(get(PMIX_LOCAL_SIZE), Some(Value::Uint32(2)));
+    assert_eq!(get(PMIX_HOSTNAME), None);
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 4),
+        None,
+        "no such rank"
+    );
+    // the REQ reply carries the realm arrays only
+    let arrays: Vec<Vec<u8>> = rec
+        .realm_arrays()
+        .into_iter()
+        .map(|k| k.key.as_bytes().to_vec())
+        .collect();
+    assert_eq!(
+        arrays,
+        [
+            PMIX_SESSION_INFO_ARRAY.to_bytes().to_vec(),
+            PMIX_NODE_INFO_ARRAY.to_bytes().to_vec(),
+            PMIX_NODE_INFO_ARRAY.to_bytes().to_vec(),
+            PMIX_APP_INFO_ARRAY.to_bytes().to_vec()
+        ]
+    );
+
+    // written once: a second write changes nothing
+    store
+        .write(&ns, BufferType::NonDesc, &[], std::iter::empty())
+        .unwrap();
+    assert!(ds21_read(&dir.0, ds21_sizes(), "ns", 2).is_some());
+    store.remove(&ns);
+    assert_eq!(ds21_read(&dir.0, ds21_sizes(), "ns", 2), None);
+    let left: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["initial-pmix_shared-segment-0"]);
+    store.remove_all();
+    assert!(!dir.0.exists());
+}
+
+#[test]
+fn ds21_store_spreads_over_files_and_reuses_entries() {
+    let dir = TestDir::new("ds21-files");
+    let page = rustix::param::page_size();
+    // one page per file: a few entries per initial file, ranks over several files
+    let sizes = ds21::Sizes::from_env(|k| {
+        ["INITIAL_SEG_SIZE", "NS_META_SEG_SIZE", "NS_DATA_SEG_SIZE"]
+            .contains(&k)
+            .then(|| "1".to_string())
+    })
+    .unwrap();
+    assert_eq!((sizes.initial, sizes.meta, sizes.data), (page, page, page));
+    let per_initial = (page - 16) / 288;
+    let mut store = ds21::Store::new(dir.0.clone(), sizes);
+    let ranks = (page / 24) as u32 + 10; // more than one meta file
+    let big = |r: u32| {
+        vec![Kval {
+            key: PStr::from("k"),
+            value: Value::String(Some(PStr::from(vec![b'a' + (r % 26) as u8; 300]))),
+        }]
+    };
+    let names: Vec<PStr> = (0..=per_initial)
+        .map(|i| PStr::from(format!("job{i}")))
+        .collect();
+    for n in &names {
+        store.prepare(n, 1).unwrap();
+        store
+            .write(
+                n,
+                BufferType::NonDesc,
+                &big(0),
+                (0..ranks).map(|r| (r, big(r))),
+            )
+            .unwrap();
+    }
+    assert!(
+        dir.0.join("initial-pmix_shared-segment-1").exists(),
+        "the first one is full"
+    );
+    for n in [&names[0], &names[per_initial]] {
+        for r in [0, 1, ranks / 2, ranks - 1] {
+            let got = ds21_read(&dir.0, sizes, &n.to_string(), r).unwrap();
+            assert_eq!(
+                got,
+                [(b"k".to_vec(), big(r).remove(0).value)],
+                "{n} rank {r}"
+            );
+        }
+    }
+    // a freed entry is taken by the next namespace
+    store.remove(&names[1]);
+    assert_eq!(ds21_read(&dir.0, sizes, "job1", 0), None);
+    let n = PStr::from("late");
+    store.prepare(&n, 1).unwrap();
+    store
+        .write(&n, BufferType::NonDesc, &[], (0..2).map(|r| (r, big(r))))
+        .unwrap();
+    assert!(ds21_read(&dir.0, sizes, "late", 1).is_some());
+    assert!(!dir.0.join("initial-pmix_shared-segment-2").exists());
+    // names that cannot name a file are refused
+    for bad in ["", ".", "..", "a/b"] {
+        assert_eq!(store.prepare(&PStr::from(bad), 1), Err(Error::BadParam));
+    }
+    store.remove_all();
+    assert!(!dir.0.exists());
+}

@@ -1,0 +1,529 @@
+//! OpenPMIx 4.2's shared-memory job-data store (gds "ds21"), written by our server so that
+//! reference 4.2 clients read their job data where they expect it instead of unpacking the
+//! whole job at `PMIx_Init` (`docs/notes/ds21.md`).
+//!
+//! The format is OpenPMIx 4.2's (`src/mca/common/dstore`, `src/mca/gds/ds21`), learnt from
+//! its source at tag v4.2.2; sizes are those of x86_64 (`size_t` and pointers 8 bytes).
+//! Everything lives in one directory, named to clients by `PMIX_DSTORE_21_BASE_PATH`:
+//!
+//! * `initial-pmix_shared-segment-<i>` (`INITIAL_SEG_SIZE` bytes, default 4096): `size_t`
+//!   number of entries, `size_t` "full" flag (1: read the next file), then 288-byte entries:
+//!   the namespace name (256 bytes, NUL-padded), `size_t` table index, `int` track index
+//!   (and 4 bytes of padding), `size_t` number of meta files, `size_t` number of data files.
+//! * `smlockseg-<nspace>`: a header (`size_t` file size, `uint32_t` number of locks, `size_t`
+//!   alignment, `size_t` offset of the mutexes), one `int32_t` in-use flag per lock (a client
+//!   claims one at its `PMIx_Init`), then two process-shared `pthread_mutex_t` per lock, one
+//!   per alignment unit. A client takes both of its own to read; a writer takes all of them.
+//! * `smseg-<nspace>-<i>` (`NS_META_SEG_SIZE`, default 4 MiB): a `size_t`, then one 24-byte
+//!   element per rank (`size_t` rank, `size_t` offset of its data, `size_t` number of keys):
+//!   element 0 for rank WILDCARD, element r+1 for rank r. An offset of 0 means no data.
+//! * `smdataseg-<nspace>-<i>` (`NS_DATA_SEG_SIZE`, default 4 MiB): a `size_t` (the used
+//!   length of this file), then each rank's keys: `size_t` length of the entry (flags in its
+//!   two top bits: extension slot, invalidated), `size_t` hash of the key (the sum of its
+//!   `char`s), the key and its NUL, then `PACK(VALUE)` in the client's buffer type; after a
+//!   rank's keys an extension slot (empty key, `size_t` offset of more data, 0: none).
+//!   Offsets are global: file index times `NS_DATA_SEG_SIZE` plus the offset in the file.
+//!
+//! What we write differs from the reference's in when, not in what: a namespace's files
+//! are written once, completely, when the host sets up its first client
+//! (`PMIx_server_setup_fork`; the reference writes them when the first client asks for its
+//! job data), and never changed afterwards; so the server never takes the locks (no client
+//! of the namespace runs yet while they are written), and a store that cannot be written is
+//! not offered (its clients use "hash"). Committed modex data is not written here: those
+//! clients ask the server for it, as "hash" clients do.
+//!
+//! The files are created in a directory only the server's user can enter; a client of
+//! another user cannot open them, fails its ds21 initialization and uses "hash".
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::codec::BufferType;
+use crate::values::{Kval, PStr};
+use crate::wire::msg::Pack;
+use crate::{Error, Result};
+
+/// The gds name a reference client declares when it chose this store.
+pub(crate) const NAME: &str = "ds21";
+/// The environment variable naming the store's directory to clients.
+pub(crate) const BASE_PATH_ENV: &str = "PMIX_DSTORE_21_BASE_PATH";
+
+const INITIAL_SEG_SIZE: usize = 4096;
+const NS_META_SEG_SIZE: usize = 1 << 22;
+const NS_DATA_SEG_SIZE: usize = 1 << 22;
+/// `sizeof(size_t)`.
+const WORD: usize = 8;
+/// `PMIX_MAX_NSLEN + 1`.
+const NS_NAME_LEN: usize = 256;
+/// `sizeof(ns_seg_info_t)`.
+const NS_INFO_LEN: usize = 288;
+/// `sizeof(rank_meta_info)`.
+const META_ELEM_LEN: usize = 24;
+/// The extension-slot flag of an entry's length (`ESH_REGION_EXTENSION_FLG`).
+const EXT_FLAG: u64 = 1 << 63;
+/// The largest entry length (`ESH_REGION_SIZE_MASK`).
+const SIZE_MASK: u64 = (1 << 62) - 1;
+/// `sizeof(segment_hdr_t)` of the lock file.
+const LOCK_HDR_LEN: usize = 32;
+/// The space each mutex of the lock file takes (a cache line; readers take it from the
+/// header).
+const MUTEX_ALIGN: usize = 64;
+/// The largest number of meta or data files one namespace may take.
+const MAX_FILES: usize = 1024;
+/// `PMIX_RANK_WILDCARD` as the meta element's `size_t` rank.
+const WILDCARD: u64 = pmix_sys::PMIX_RANK_WILDCARD as u64;
+
+/// The sizes of the store's files, as reference processes read them from their
+/// environment (`_set_constants_from_env`): a value given is at least a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sizes {
+    pub(crate) initial: usize,
+    pub(crate) meta: usize,
+    pub(crate) data: usize,
+}
+
+impl Sizes {
+    /// The sizes `get` (an environment) gives; `None` when the store cannot be offered:
+    /// clients told to search ranks linearly (`SM_USE_LINEAR_SEARCH=1`, a layout we do not
+    /// write), or sizes too small for one entry or too large to be sane.
+    pub(crate) fn from_env(get: impl Fn(&str) -> Option<String>) -> Option<Sizes> {
+        if get("SM_USE_LINEAR_SEARCH").is_some_and(|v| strtoul(&v) == 1) {
+            return None;
+        }
+        let page = rustix::param::page_size();
+        let size = |name: &str, default: usize| match get(name) {
+            Some(v) => usize::try_from(strtoul(&v)).map_or(usize::MAX, |n| n.max(page)),
+            None => default,
+        };
+        let s = Sizes {
+            initial: size("INITIAL_SEG_SIZE", INITIAL_SEG_SIZE),
+            meta: size("NS_META_SEG_SIZE", NS_META_SEG_SIZE),
+            data: size("NS_DATA_SEG_SIZE", NS_DATA_SEG_SIZE),
+        };
+        let sane = |n: usize| n <= 1 << 34;
+        (sane(s.initial) && sane(s.meta) && sane(s.data) && s.max_ns() >= 1 && s.max_meta() >= 1)
+            .then_some(s)
+    }
+
+    /// Entries per initial file.
+    fn max_ns(&self) -> usize {
+        self.initial.saturating_sub(2 * WORD) / NS_INFO_LEN
+    }
+
+    /// Meta elements per meta file.
+    fn max_meta(&self) -> usize {
+        self.meta.saturating_sub(WORD) / META_ELEM_LEN
+    }
+}
+
+/// C's `strtoul` on a decimal string, as far as the reference's use needs: leading blanks,
+/// an optional `+`, the digits that follow (0 without any).
+fn strtoul(s: &str) -> u64 {
+    let s = s.trim_start();
+    let s = s.strip_prefix('+').unwrap_or(s);
+    s.bytes().take_while(u8::is_ascii_digit).fold(0u64, |n, d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    })
+}
+
+/// The key hash of the ds21 format: the sum of the key's `char`s (signed on x86_64).
+pub(crate) fn key_hash(key: &[u8]) -> u64 {
+    key.iter()
+        .fold(0u64, |h, &b| h.wrapping_add(i64::from(b as i8) as u64))
+}
+
+/// Appends one entry: length, key hash, key and NUL, data. `None` when the key holds a NUL
+/// or the entry is too long for the format.
+fn put_entry(out: &mut Vec<u8>, key: &[u8], data: &[u8], flags: u64) -> Option<()> {
+    if key.contains(&0) {
+        return None;
+    }
+    let len = 2 * WORD + key.len() + 1 + data.len();
+    let len64 = u64::try_from(len).ok().filter(|&l| l <= SIZE_MASK)?;
+    out.extend_from_slice(&(len64 | flags).to_ne_bytes());
+    out.extend_from_slice(&key_hash(key).to_ne_bytes());
+    out.extend_from_slice(key);
+    out.push(0);
+    out.extend_from_slice(data);
+    Some(())
+}
+
+/// The bytes of one rank's keys followed by an empty extension slot, and how many keys;
+/// keys the format cannot hold are left out (a client asks the server for them).
+fn rank_block(mode: BufferType, kvals: &[Kval]) -> (Vec<u8>, u64) {
+    let mut out = Vec::new();
+    let mut count = 0;
+    for kv in kvals {
+        let mut p = Pack::new(mode);
+        p.one(pmix_sys::PMIX_VALUE, kv.value.clone());
+        if put_entry(&mut out, kv.key.as_bytes(), &p.into_bytes(), 0).is_some() {
+            count += 1;
+        }
+    }
+    let _ = put_entry(&mut out, b"", &0u64.to_ne_bytes(), EXT_FLAG);
+    (out, count)
+}
+
+/// A namespace name that can be part of a file name here.
+fn valid_name(nspace: &PStr) -> bool {
+    let b = nspace.as_bytes();
+    !b.is_empty()
+        && b.len() < NS_NAME_LEN
+        && b != b"."
+        && b != b".."
+        && !b.iter().any(|&c| c == b'/' || c == 0)
+}
+
+fn io_error(_: std::io::Error) -> Error {
+    Error::Status(pmix_sys::PMIX_ERR_FILE_OPEN_FAILURE)
+}
+
+/// Creates `path` (it must not exist) readable by its owner, and writable too when
+/// `writable` (the lock file, which clients open read-write).
+fn create(path: &Path, writable: bool) -> Result<File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .mode(if writable { 0o600 } else { 0o400 })
+        .open(path)
+        .map_err(io_error)
+}
+
+/// Writes `bytes` at the start of the new file `path`, then makes it `len` bytes long
+/// (the rest a hole, which reads as zeros).
+fn write_file(path: &Path, bytes: &[u8], len: usize) -> Result<()> {
+    let f = create(path, false)?;
+    f.write_all_at(bytes, 0).map_err(io_error)?;
+    f.set_len(len as u64).map_err(io_error)
+}
+
+/// One initial file: open for writing, with the namespace of each entry (`None`: free).
+#[derive(Debug)]
+struct Initial {
+    file: File,
+    path: PathBuf,
+    entries: Vec<Option<PStr>>,
+}
+
+/// What the store holds of one namespace.
+#[derive(Debug, Default)]
+struct Ns {
+    /// The lock file, made when the namespace's first client was set up.
+    lock: Option<PathBuf>,
+    /// The meta and data files, once written.
+    files: Vec<PathBuf>,
+    /// Its entry in the initial files (file, index), once written.
+    slot: Option<(usize, usize)>,
+    /// Written (or tried and failed: not tried again).
+    done: bool,
+}
+
+/// One server's store: its directory and what it wrote there.
+#[derive(Debug)]
+pub(crate) struct Store {
+    dir: PathBuf,
+    sizes: Sizes,
+    initial: Vec<Initial>,
+    ns: HashMap<PStr, Ns>,
+}
+
+impl Store {
+    /// A store in the existing private directory `dir`, with files of `sizes`.
+    pub(crate) fn new(dir: PathBuf, sizes: Sizes) -> Store {
+        Store {
+            dir,
+            sizes,
+            initial: Vec::new(),
+            ns: HashMap::new(),
+        }
+    }
+
+    /// The directory (what `PMIX_DSTORE_21_BASE_PATH` names).
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Whether `nspace`'s clients can be offered the store (its lock file exists).
+    pub(crate) fn prepared(&self, nspace: &PStr) -> bool {
+        self.ns.get(nspace).is_some_and(|n| n.lock.is_some())
+    }
+
+    /// Whether `nspace`'s job data was written (or could not be: see
+    /// [`Store::mark_failed`]).
+    pub(crate) fn written(&self, nspace: &PStr) -> bool {
+        self.ns.get(nspace).is_some_and(|n| n.done)
+    }
+
+    /// Remembers that `nspace`'s store could not be made (after [`Store::remove`]): it is
+    /// not offered, nor tried again until the namespace is removed.
+    pub(crate) fn mark_failed(&mut self, nspace: &PStr) {
+        self.ns.entry(nspace.clone()).or_default().done = true;
+    }
+
+    /// Makes what a client of `nspace` attaches at its `PMIx_Init`: the first initial file
+    /// and the namespace's lock file, with `nlocks` locks (one per client initialization).
+    ///
+    /// # Errors
+    /// `BadParam` for a namespace name that cannot name a file;
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` or `PMIX_ERR_INIT` when a file cannot be
+    /// made.
+    pub(crate) fn prepare(&mut self, nspace: &PStr, nlocks: u32) -> Result<()> {
+        if self.prepared(nspace) {
+            return Ok(());
+        }
+        if !valid_name(nspace) {
+            return Err(Error::BadParam);
+        }
+        if self.initial.is_empty() {
+            self.add_initial()?;
+        }
+        let path = self.path("smlockseg-", nspace, None);
+        if let Err(e) = self.write_lock_file(&path, nlocks.max(1) as usize) {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        self.ns.entry(nspace.clone()).or_default().lock = Some(path);
+        Ok(())
+    }
+
+    fn path(&self, prefix: &str, nspace: &PStr, index: Option<usize>) -> PathBuf {
+        let mut name = std::ffi::OsString::from(prefix);
+        name.push(std::ffi::OsStr::new(
+            &String::from_utf8_lossy(nspace.as_bytes()).into_owned(),
+        ));
+        if let Some(i) = index {
+            name.push(format!("-{i}"));
+        }
+        self.dir.join(name)
+    }
+
+    fn write_lock_file(&self, path: &Path, n: usize) -> Result<()> {
+        let hdr = (LOCK_HDR_LEN + 4 * n) / MUTEX_ALIGN * MUTEX_ALIGN + MUTEX_ALIGN;
+        let page = rustix::param::page_size();
+        let size = (hdr + 2 * n * MUTEX_ALIGN) / page * page + page;
+        let mut b = vec![0u8; size];
+        b[0..8].copy_from_slice(&(size as u64).to_ne_bytes());
+        b[8..12].copy_from_slice(&u32::try_from(n).map_err(|_| Error::NoMem)?.to_ne_bytes());
+        b[16..24].copy_from_slice(&(MUTEX_ALIGN as u64).to_ne_bytes());
+        b[24..32].copy_from_slice(&(hdr as u64).to_ne_bytes());
+        let f = create(path, true)?;
+        f.write_all_at(&b, 0).map_err(io_error)?;
+        let at: Vec<usize> = (0..2 * n).map(|i| hdr + i * MUTEX_ALIGN).collect();
+        super::segment::init_shared_mutexes(&f, size, &at)
+    }
+
+    /// Adds an initial file (all zeros) after the last one.
+    fn add_initial(&mut self) -> Result<()> {
+        let i = self.initial.len();
+        let path = self.dir.join(format!("initial-pmix_shared-segment-{i}"));
+        let file = create(&path, false)?;
+        if let Err(e) = file.write_all_at(&vec![0u8; self.sizes.initial], 0) {
+            let _ = std::fs::remove_file(&path);
+            return Err(io_error(e));
+        }
+        self.initial.push(Initial {
+            file,
+            path,
+            entries: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// Writes `nspace`'s job data: `wildcard` (its job-level keys) and each rank's keys,
+    /// packed in `mode`, then names the files in an initial file. Done once per namespace:
+    /// a later call (even after a failure) does nothing. A rank whose keys do not fit one
+    /// data file is left out, as are keys the format cannot hold: clients ask the server
+    /// for those.
+    ///
+    /// # Errors
+    /// `NotFound` when the namespace was not prepared; the file errors of
+    /// [`Store::prepare`]; `NoMem` when the job needs more than `MAX_FILES` files.
+    pub(crate) fn write(
+        &mut self,
+        nspace: &PStr,
+        mode: BufferType,
+        wildcard: &[Kval],
+        ranks: impl Iterator<Item = (u32, Vec<Kval>)>,
+    ) -> Result<()> {
+        match self.ns.get_mut(nspace) {
+            Some(n) if n.lock.is_some() => {
+                if n.done {
+                    return Ok(());
+                }
+                n.done = true;
+            }
+            _ => return Err(Error::NotFound),
+        }
+        let (metas, datas) = self.build(mode, wildcard, ranks)?;
+        let mut files = Vec::new();
+        let res = self.write_files(nspace, &metas, &datas, &mut files);
+        let res = res.and_then(|()| self.publish(nspace, metas.len(), datas.len()));
+        let ns = self.ns.entry(nspace.clone()).or_default();
+        ns.files = files;
+        if res.is_err() {
+            for f in ns.files.drain(..) {
+                let _ = std::fs::remove_file(f);
+            }
+        }
+        res.map(|slot| ns.slot = Some(slot))
+    }
+
+    /// The meta files' and data files' contents (each up to its last byte written).
+    #[allow(clippy::type_complexity)]
+    fn build(
+        &self,
+        mode: BufferType,
+        wildcard: &[Kval],
+        ranks: impl Iterator<Item = (u32, Vec<Kval>)>,
+    ) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+        let (max_meta, data_size) = (self.sizes.max_meta(), self.sizes.data);
+        let mut metas: Vec<Vec<u8>> = Vec::new();
+        let mut datas: Vec<Vec<u8>> = vec![vec![0u8; WORD]];
+        let mut put = |index: usize, rank: u64, kvals: &[Kval]| -> Result<()> {
+            let (block, count) = rank_block(mode, kvals);
+            if count == 0 || block.len() + WORD > data_size {
+                return Ok(());
+            }
+            if datas
+                .last()
+                .is_some_and(|d| d.len() + block.len() > data_size)
+            {
+                if datas.len() == MAX_FILES {
+                    return Err(Error::NoMem);
+                }
+                datas.push(vec![0u8; WORD]);
+            }
+            let (file, cur) = (datas.len() - 1, datas.last_mut().ok_or(Error::NoMem)?);
+            let offset = (file * data_size + cur.len()) as u64;
+            cur.extend_from_slice(&block);
+            let (m, at) = (index / max_meta, WORD + index % max_meta * META_ELEM_LEN);
+            if m >= MAX_FILES {
+                return Err(Error::NoMem);
+            }
+            if metas.len() <= m {
+                metas.resize_with(m + 1, || vec![0u8; WORD]);
+            }
+            let meta = &mut metas[m];
+            if meta.len() < at + META_ELEM_LEN {
+                meta.resize(at + META_ELEM_LEN, 0);
+            }
+            meta[at..at + 8].copy_from_slice(&rank.to_ne_bytes());
+            meta[at + 8..at + 16].copy_from_slice(&offset.to_ne_bytes());
+            meta[at + 16..at + 24].copy_from_slice(&count.to_ne_bytes());
+            Ok(())
+        };
+        put(0, WILDCARD, wildcard)?;
+        for (rank, kvals) in ranks {
+            put(rank as usize + 1, u64::from(rank), &kvals)?;
+        }
+        if metas.is_empty() {
+            metas.push(vec![0u8; WORD]);
+        }
+        for d in &mut datas {
+            let used = d.len() as u64;
+            d[0..8].copy_from_slice(&used.to_ne_bytes());
+        }
+        Ok((metas, datas))
+    }
+
+    fn write_files(
+        &self,
+        nspace: &PStr,
+        metas: &[Vec<u8>],
+        datas: &[Vec<u8>],
+        files: &mut Vec<PathBuf>,
+    ) -> Result<()> {
+        for (i, m) in metas.iter().enumerate() {
+            let p = self.path("smseg-", nspace, Some(i));
+            files.push(p.clone());
+            write_file(&p, m, self.sizes.meta)?;
+        }
+        for (i, d) in datas.iter().enumerate() {
+            let p = self.path("smdataseg-", nspace, Some(i));
+            files.push(p.clone());
+            write_file(&p, d, self.sizes.data)?;
+        }
+        Ok(())
+    }
+
+    /// Names `nspace`'s files in a free entry of the initial files (a new file when all are
+    /// full): the counts first, the name last, so a reader that finds the name finds them.
+    fn publish(&mut self, nspace: &PStr, nmeta: usize, ndata: usize) -> Result<(usize, usize)> {
+        let max = self.sizes.max_ns();
+        let free = self.initial.iter().enumerate().find_map(|(f, init)| {
+            let i = init.entries.iter().position(Option::is_none);
+            i.or((init.entries.len() < max).then_some(init.entries.len()))
+                .map(|i| (f, i))
+        });
+        let (f, i) = match free {
+            Some(s) => s,
+            None => {
+                self.add_initial()?;
+                (self.initial.len() - 1, 0)
+            }
+        };
+        let mut tail = vec![0u8; NS_INFO_LEN - NS_NAME_LEN];
+        tail[16..24].copy_from_slice(&(nmeta as u64).to_ne_bytes());
+        tail[24..32].copy_from_slice(&(ndata as u64).to_ne_bytes());
+        let mut name = vec![0u8; NS_NAME_LEN];
+        name[..nspace.len()].copy_from_slice(nspace.as_bytes());
+        let at = (2 * WORD + i * NS_INFO_LEN) as u64;
+        let init = &mut self.initial[f];
+        init.file
+            .write_all_at(&tail, at + NS_NAME_LEN as u64)
+            .map_err(io_error)?;
+        init.file.write_all_at(&name, at).map_err(io_error)?;
+        if i == init.entries.len() {
+            init.entries.push(Some(nspace.clone()));
+            let n = init.entries.len() as u64;
+            init.file
+                .write_all_at(&n.to_ne_bytes(), 0)
+                .map_err(io_error)?;
+        } else {
+            init.entries[i] = Some(nspace.clone());
+        }
+        if f > 0 && i == 0 && self.initial[f].entries.len() == 1 {
+            // The previous file is full: readers go on to this one.
+            self.initial[f - 1]
+                .file
+                .write_all_at(&1u64.to_ne_bytes(), WORD as u64)
+                .map_err(io_error)?;
+        }
+        Ok((f, i))
+    }
+
+    /// Forgets `nspace`: unlinks its files (clients that mapped them keep their mappings)
+    /// and frees its entry in the initial files.
+    pub(crate) fn remove(&mut self, nspace: &PStr) {
+        let Some(ns) = self.ns.remove(nspace) else {
+            return;
+        };
+        for p in ns.files.iter().chain(ns.lock.iter()) {
+            let _ = std::fs::remove_file(p);
+        }
+        if let Some((f, i)) = ns.slot {
+            if let Some(init) = self.initial.get_mut(f) {
+                let at = (2 * WORD + i * NS_INFO_LEN) as u64;
+                let _ = init.file.write_all_at(&[0u8; NS_NAME_LEN], at);
+                if let Some(e) = init.entries.get_mut(i) {
+                    *e = None;
+                }
+            }
+        }
+    }
+
+    /// Removes every file and the directory.
+    pub(crate) fn remove_all(&mut self) {
+        let names: Vec<PStr> = self.ns.keys().cloned().collect();
+        for n in names {
+            self.remove(&n);
+        }
+        for init in self.initial.drain(..) {
+            let _ = std::fs::remove_file(&init.path);
+        }
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
