@@ -2606,6 +2606,16 @@ impl Shared {
                         && !st.ended.contains(target)
                         && st.modex.may_commit_later(target, k.as_bytes())
                 });
+            if target.rank == PMIX_RANK_UNDEF && kvals.is_empty() {
+                // No process has rank UNDEF: what a client asks of it (node data by
+                // hostname, say) is not here. A reference ds21 client told SUCCESS without
+                // data looks it up in its store, whose lookup of rank UNDEF locks a mutex it
+                // already holds (OpenPMIx 4.2.2 `_dstore_fetch` via `_get_univ_size`): it
+                // hangs. The reference server answers NOT_FOUND.
+                drop(guard);
+                Self::reply_status(r, id, tag, mode, PMIX_ERR_NOT_FOUND);
+                return true;
+            }
             if has_key || reserved || (has_committed && !later) {
                 found = true;
             }
