@@ -1108,7 +1108,13 @@ fn job_data_comes_from_a_mapped_segment_or_inline_with_the_same_answers() {
         s.register_client(&p, uid, gid).expect("client");
         let vars = s.setup_fork(&p);
         let gds_var = vars.iter().find(|(n, _)| n == "PMIX_GDS_MODULE").unwrap();
-        assert_eq!(gds_var.1, "rsshm,hash");
+        // Reference 4.2 clients are offered our ds21 store beside it.
+        assert_eq!(gds_var.1, "rsshm,ds21,hash");
+        let ds21 = vars
+            .iter()
+            .find(|(n, _)| n == "PMIX_DSTORE_21_BASE_PATH")
+            .unwrap();
+        assert!(std::path::Path::new(&ds21.1).join("smlockseg-ns").exists());
         ClientEnv::from_env(|k| match (k, gds) {
             ("PMIX_GDS_MODULE", Some(g)) => Some(g.to_string()),
             _ => vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
