@@ -2,8 +2,8 @@
  *
  * usage: bclient init | main | tool | iof | wireup
  *
- * Every client first waits for the host's release (EOF on the pipe BENCH_GO_FD), so that the N
- * clients start together. Each timed step is measured with CLOCK_MONOTONIC around the one call
+ * Every client first says it runs (a byte to the pipe BENCH_READY_FD, when set) and waits for
+ * the host's release (EOF on the pipe BENCH_GO_FD), so that the N clients start together. Each timed step is measured with CLOCK_MONOTONIC around the one call
  * (or the group of calls) and every sample is written, in nanoseconds, one per line in the
  * order taken, to $BENCH_OUT/FIGURE.RANK (appended, so repeated jobs add samples); the harness
  * (report.py) computes medians and 95th percentiles over all ranks and repetitions.
@@ -132,7 +132,16 @@ static void write_one(const char *figure, long long v)
 static void wait_go(void)
 {
     const char *fd = getenv("BENCH_GO_FD");
+    const char *ready = getenv("BENCH_READY_FD");
     char c;
+    if (ready != NULL) {
+        /* running: the host releases every client once all have said so */
+        if (write(atoi(ready), "r", 1) < 0) {
+            /* the host then releases us when every copy of the pipe is closed */
+        }
+        close(atoi(ready));
+        unsetenv("BENCH_READY_FD");
+    }
     if (fd == NULL) {
         return;
     }
@@ -296,11 +305,29 @@ static void start_client(long long *t0, long long *t1)
     myrank = (int) me.rank;
 }
 
+/* bhost -S: says PMIx_Init returned, then waits until every client's has */
+static void hold_after_init(void)
+{
+    const char *done = getenv("BENCH_DONE_FD"), *hold = getenv("BENCH_HOLD_FD");
+    char c;
+    if (done == NULL || hold == NULL) {
+        return;
+    }
+    if (write(atoi(done), "d", 1) < 0) {
+        /* the host then goes on when every copy of the pipe is closed */
+    }
+    close(atoi(done));
+    while (read(atoi(hold), &c, 1) > 0) {
+    }
+    close(atoi(hold));
+}
+
 static int mode_init(void)
 {
     pmix_status_t rc;
     long long t0, t1, t2;
     start_client(&t0, &t1);
+    hold_after_init();
     bench_record_lib("client", myrank);
     write_one("init", t1 - t0);
     write_one("init_ret", t1);

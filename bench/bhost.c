@@ -2,7 +2,7 @@
  * on the public server API only (pmix_server.h), so that the same binary runs over the reference
  * OpenPMIx library and over ours; the library is chosen with LD_LIBRARY_PATH.
  *
- * usage: bhost [-n N] [-j JOBSIZE] [-r REPEAT] [-t SECONDS] [-H CPU] [-C CPU] [-T K] -- prog args...
+ * usage: bhost [-n N] [-j JOBSIZE] [-r REPEAT] [-t SECONDS] [-H CPU] [-C CPU] [-S] [-T K] -- prog args...
  *
  *   -n N        local processes to start (default 1)
  *   -j JOBSIZE  ranks registered in the namespace (default N). Ranks 0..N-1 are local; the
@@ -14,6 +14,11 @@
  *   -t SECONDS  watchdog: kill everything and exit 124 after this long (default 120)
  *   -H CPU      pin the host (and the library's threads, started later) to CPU (-1: no pinning)
  *   -C CPU      pin every client to CPU (-1: no pinning)
+ *   -S          storm hold: every client, once its PMIx_Init returned, writes a byte to the
+ *               pipe named by BENCH_DONE_FD and waits (EOF on BENCH_HOLD_FD) until all N have,
+ *               so that the first clients' Finalize, exit and result files do not share the
+ *               CPU with the last clients' PMIx_Init (the connect storm; a real job's ranks
+ *               stay alive after their Init too)
  *   -T K        tool mode: no job; the server is started with tool support and the program is
  *               run K times, one after the other, as a plain child (not a client), with
  *               BENCH_SERVER_PID set; it is expected to connect to this server as a tool
@@ -28,8 +33,13 @@
  *               $BENCH_OUT/iof_host_ns.0; the iof_pull upcalls are counted in upcalls.
  *
  * Start: the N clients are forked and exec'ed first, then released together: every client
- * blocks reading the pipe named by BENCH_GO_FD until the host closes its end, which it does
- * once all N are running. The host writes the CLOCK_MONOTONIC time of the release (ns) to
+ * writes one byte to the pipe named by BENCH_READY_FD and closes it once it runs (its
+ * libraries loaded), then blocks reading the pipe named by BENCH_GO_FD until the host
+ * closes its end, which it does once all N are ready (every byte read, or every copy of the
+ * ready pipe closed: a client that died before it was ready does not hold the others).
+ * Until 2026-11-27 the host released the clients as soon as it had forked them, so that
+ * the figures after the release (the connect storm above all: 1000 clients on one CPU)
+ * also counted the exec and dynamic loading of the clients still starting. The host writes the CLOCK_MONOTONIC time of the release (ns) to
  * $BENCH_OUT/go.<repeat> and its own PSS (kB) after registering the namespace, before any
  * client exists, to $BENCH_OUT/host_pss_registered.<repeat> (RSS: host_rss_registered), and
  * at the end the number of upcalls of each kind to $BENCH_OUT/upcalls, if BENCH_OUT is set.
@@ -445,14 +455,18 @@ static void child_reset(int cpu)
     }
 }
 
+/* -S: hold every client after its PMIx_Init until all N returned from it */
+static bool storm_hold;
+
 static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
 {
     char nspace[PMIX_MAX_NSLEN + 1];
     pid_t *pids = xcalloc((size_t) nlocal, sizeof(pid_t));
-    int gofd[2], i, failure = 0, left;
+    int gofd[2], readyfd[2], holdfd[2] = {-1, -1}, donefd[2] = {-1, -1}, i, failure = 0, left;
+    int nready = 0, ndone = 0;
     pmix_status_t rc;
     pmix_proc_t proc;
-    char gofd_env[64];
+    char gofd_env[64], readyfd_env[64];
     const char *client_libs = getenv("BENCH_CLIENT_LD_LIBRARY_PATH");
 
     snprintf(nspace, sizeof(nspace), "bench.%d.%d", (int) getpid(), rep);
@@ -468,6 +482,24 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
     fcntl(gofd[1], F_SETFD, FD_CLOEXEC);
     snprintf(gofd_env, sizeof(gofd_env), "%d", gofd[0]);
     setenv("BENCH_GO_FD", gofd_env, 1);
+    if (pipe(readyfd) != 0) {
+        die("pipe failed");
+    }
+    fcntl(readyfd[0], F_SETFD, FD_CLOEXEC);
+    snprintf(readyfd_env, sizeof(readyfd_env), "%d", readyfd[1]);
+    setenv("BENCH_READY_FD", readyfd_env, 1);
+    if (storm_hold) {
+        char env[32];
+        if (pipe(holdfd) != 0 || pipe(donefd) != 0) {
+            die("pipe failed");
+        }
+        fcntl(holdfd[1], F_SETFD, FD_CLOEXEC);
+        fcntl(donefd[0], F_SETFD, FD_CLOEXEC);
+        snprintf(env, sizeof(env), "%d", holdfd[0]);
+        setenv("BENCH_HOLD_FD", env, 1);
+        snprintf(env, sizeof(env), "%d", donefd[1]);
+        setenv("BENCH_DONE_FD", env, 1);
+    }
 
     for (i = 0; i < nlocal; i++) {
         char **env;
@@ -517,9 +549,40 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
         }
     }
     close(gofd[0]);
+    close(readyfd[1]);
+    unsetenv("BENCH_READY_FD");
+    /* wait until every client runs (its byte, or its copy of the pipe closed) */
+    while (nready < i) {
+        char buf[256];
+        ssize_t got = read(readyfd[0], buf, sizeof(buf));
+        if (got > 0) {
+            nready += (int) got;
+        } else if (got == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    close(readyfd[0]);
     /* release the clients together */
     write_value("go", rep, bench_now_ns());
     close(gofd[1]);
+    if (storm_hold) {
+        close(holdfd[0]);
+        close(donefd[1]);
+        unsetenv("BENCH_HOLD_FD");
+        unsetenv("BENCH_DONE_FD");
+        /* every client returned from PMIx_Init (or died): let them go on */
+        while (ndone < i) {
+            char buf[256];
+            ssize_t got = read(donefd[0], buf, sizeof(buf));
+            if (got > 0) {
+                ndone += (int) got;
+            } else if (got == 0 || errno != EINTR) {
+                break;
+            }
+        }
+        close(donefd[0]);
+        close(holdfd[1]);
+    }
 
     /* wait for every client started */
     left = 0;
@@ -762,7 +825,7 @@ static int run_iof(long long total, size_t chunk, int window, int cpu, char **cm
 static void usage(void)
 {
     fprintf(stderr, "usage: bhost [-n N] [-j JOBSIZE] [-r REPEAT] [-t SECONDS] [-H CPU] [-C CPU] "
-                    "[-T K] [-I BYTES [-b CHUNK] [-w WINDOW]] -- prog args...\n");
+                    "[-S] [-T K] [-I BYTES [-b CHUNK] [-w WINDOW]] -- prog args...\n");
     exit(2);
 }
 
@@ -784,6 +847,8 @@ int main(int argc, char **argv)
             break;
         } else if (argv[i][0] != '-') {
             break;
+        } else if (strcmp(argv[i], "-S") == 0) {
+            storm_hold = true;
         } else if (i + 1 >= argc) {
             usage();
         } else if (strcmp(argv[i], "-n") == 0) {

@@ -30,7 +30,8 @@
 #   BENCH_TOOL_CONNECTS  tools connecting and disconnecting one after the other, per library and
 #                   repetition [20]; 0 skips the figure
 #   BENCH_CONNECT_N, BENCH_CONNECT_REPS   clients connecting at once [1000], runs per library
-#                   [1]; BENCH_CONNECT_REPS=0 skips the figure
+#                   [1]; BENCH_CONNECT_REPS=0 skips the figure. The clients are released once
+#                   all run, and each is held after its PMIx_Init until all returned (bhost -S)
 #   BENCH_PIN       split: host on CPU 0, every client on CPU 1 (the progress threads too);
 #                   none: no pinning [split]
 #   BENCH_IOF_BYTES bytes of stdout the host delivers (PMIx_server_IOF_deliver) to one tool that
@@ -184,8 +185,11 @@ init_job() {  # LIB N REP KIND
   local lib=$1 n=$2 rep=$3 kind=${4:-init} r
   r=$(( (BENCH_INIT_SAMPLES + n - 1) / n )); [ $r -ge 2 ] || r=2
   local t=$BENCH_INIT_TIMEOUT
-  [ "$kind" = init ] || { r=1; t=$BENCH_CONNECT_TIMEOUT; }
-  run_job "$lib" "$kind" "n$n" "$rep" -- "$bin/bhost" -n "$n" -r "$r" "${pin[@]}" -t "$t" -- "$bin/bclient" init
+  local hold=()
+  # The connect storm holds each client after its PMIx_Init until all returned (bhost -S):
+  # the first clients' Finalize and exit stay out of the last ones' Init.
+  [ "$kind" = init ] || { r=1; t=$BENCH_CONNECT_TIMEOUT; hold=(-S); }
+  run_job "$lib" "$kind" "n$n" "$rep" -- "$bin/bhost" "${hold[@]}" -n "$n" -r "$r" "${pin[@]}" -t "$t" -- "$bin/bclient" init
 }
 
 tool_job() {  # LIB REP
