@@ -2206,22 +2206,29 @@ impl Shared {
             } else {
                 sorted.clone()
             };
-            // A participant that already died fails the collective at once.
-            let (expected, _) = Self::local_participants(&st, &participants);
-            if expected.iter().any(|p| st.dead.contains(p)) {
-                drop(st);
-                Self::reply_status(r, id, tag, mode, PMIX_ERR_PARTIAL_SUCCESS);
-                return Ok(());
+            // The local participants are found once, by the first arrival (each later one
+            // used to find them again: O(N) per arrival, O(N²) per fence of N local ranks).
+            // A participant that already died fails the collective at once; one that dies
+            // later fails the collective it is expected in (`Shared::lost`), so a
+            // collective that exists has no dead participant.
+            if !st.collectives.contains_key(&key) {
+                let (expected, _) = Self::local_participants(&st, &participants);
+                if expected.iter().any(|p| st.dead.contains(p)) {
+                    drop(st);
+                    Self::reply_status(r, id, tag, mode, PMIX_ERR_PARTIAL_SUCCESS);
+                    return Ok(());
+                }
+                st.collectives.insert(
+                    key.clone(),
+                    Collective {
+                        expected,
+                        arrived: Vec::new(),
+                        info: info.clone(),
+                        collect,
+                        timer: None,
+                    },
+                );
             }
-            st.collectives
-                .entry(key.clone())
-                .or_insert_with(|| Collective {
-                    expected,
-                    arrived: Vec::new(),
-                    info: info.clone(),
-                    collect,
-                    timer: None,
-                });
             let c = st.collectives.get_mut(&key).expect("just inserted");
             c.collect |= collect;
             c.arrived.push((id, tag, me.clone()));
