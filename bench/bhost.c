@@ -458,12 +458,29 @@ static void child_reset(int cpu)
 /* -S: hold every client after its PMIx_Init until all N returned from it */
 static bool storm_hold;
 
+/* Reads the read end `fd` of a pipe the clients each write one byte to, until `n` bytes came
+ * or every copy of its write end is closed (a client that died never writes), then closes
+ * it. */
+static void await_clients(int fd, int n)
+{
+    int seen = 0;
+    while (seen < n) {
+        char buf[256];
+        ssize_t got = read(fd, buf, sizeof(buf));
+        if (got > 0) {
+            seen += (int) got;
+        } else if (got == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    close(fd);
+}
+
 static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
 {
     char nspace[PMIX_MAX_NSLEN + 1];
     pid_t *pids = xcalloc((size_t) nlocal, sizeof(pid_t));
     int gofd[2], readyfd[2], holdfd[2] = {-1, -1}, donefd[2] = {-1, -1}, i, failure = 0, left;
-    int nready = 0, ndone = 0;
     pmix_status_t rc;
     pmix_proc_t proc;
     char gofd_env[64], readyfd_env[64];
@@ -552,16 +569,7 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
     close(readyfd[1]);
     unsetenv("BENCH_READY_FD");
     /* wait until every client runs (its byte, or its copy of the pipe closed) */
-    while (nready < i) {
-        char buf[256];
-        ssize_t got = read(readyfd[0], buf, sizeof(buf));
-        if (got > 0) {
-            nready += (int) got;
-        } else if (got == 0 || errno != EINTR) {
-            break;
-        }
-    }
-    close(readyfd[0]);
+    await_clients(readyfd[0], i);
     /* release the clients together */
     write_value("go", rep, bench_now_ns());
     close(gofd[1]);
@@ -571,16 +579,7 @@ static int run_job(int rep, int nlocal, int jobsize, int client_cpu, char **cmd)
         unsetenv("BENCH_HOLD_FD");
         unsetenv("BENCH_DONE_FD");
         /* every client returned from PMIx_Init (or died): let them go on */
-        while (ndone < i) {
-            char buf[256];
-            ssize_t got = read(donefd[0], buf, sizeof(buf));
-            if (got > 0) {
-                ndone += (int) got;
-            } else if (got == 0 || errno != EINTR) {
-                break;
-            }
-        }
-        close(donefd[0]);
+        await_clients(donefd[0], i);
         close(holdfd[1]);
     }
 
