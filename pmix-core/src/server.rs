@@ -1274,6 +1274,13 @@ impl Shared {
         let _ = r.send(id, crate::wire::server_frame(tag, &payload));
     }
 
+    /// [`Shared::reply`] with a cached payload: shared by the connections it goes to, not
+    /// copied into each one's output queue.
+    fn reply_shared(r: &mut Reactor, id: ConnId, tag: u32, payload: Arc<Vec<u8>>) {
+        let head = crate::wire::server_frame_header(tag, payload.len());
+        let _ = r.send_shared(id, head, payload);
+    }
+
     fn reply_status(r: &mut Reactor, id: ConnId, tag: u32, mode: BufferType, s: pmix_status_t) {
         let mut p = Pack::new(mode);
         p.status(s);
@@ -1472,8 +1479,7 @@ impl Shared {
                 }
                 if peer.ds21 {
                     if let Some(payload) = self.ds21_reply(&me.nspace, mode) {
-                        let head = crate::wire::server_frame_header(tag, payload.len());
-                        let _ = r.send_shared(id, head, payload);
+                        Self::reply_shared(r, id, tag, payload);
                         return Ok(());
                     }
                 }
@@ -1499,10 +1505,7 @@ impl Shared {
                 };
                 match cached {
                     Some(payload) => {
-                        // The cached reply is shared by the connections, not copied into
-                        // each one's output queue.
-                        let head = crate::wire::server_frame_header(tag, payload.len());
-                        let _ = r.send_shared(id, head, payload);
+                        Self::reply_shared(r, id, tag, payload);
                     }
                     None => {
                         let mut p = Pack::new(mode);
