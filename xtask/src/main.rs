@@ -75,6 +75,20 @@ const DEPRECATED_FNS: &[&str] = &[
     "PMIx_Info_list_release",
 ];
 
+/// Files of `pmix-ffi/src/api` whose functions all go to `pmix_deprecated.h`: the functions
+/// OpenPMIx 5.0 made of 4.2's header macros (lifecycle of each type, keys and IDs, argv and
+/// env helpers, info flags), declared there in 5.0.
+const DEPRECATED_FILES: &[&str] = &["argv.rs", "ids.rs", "info.rs", "objects.rs"];
+
+/// Whether `name`, defined in the API file `file`, is declared in `pmix_deprecated.h`.
+fn in_deprecated(name: &str, file: &Path) -> bool {
+    DEPRECATED_FNS.contains(&name)
+        || file
+            .file_name()
+            .and_then(|f| f.to_str())
+            .is_some_and(|f| DEPRECATED_FILES.contains(&f))
+}
+
 /// Struct tag names of the reference (`typedef struct TAG {...} NAME;`); structs not listed
 /// are anonymous there.
 const STRUCT_TAGS: &[(&str, &str)] = &[
@@ -161,10 +175,11 @@ impl Gen {
     }
 
     /// Every exported function name in the API sources, for the exclusion lists.
-    fn api_sources(&self) -> Result<(Vec<String>, BTreeSet<String>), String> {
+    fn api_sources(&self) -> Result<(Vec<String>, BTreeSet<String>, BTreeSet<String>), String> {
         let dir = self.root.join("pmix-ffi/src/api");
         let mut files = Vec::new();
         let mut names = BTreeSet::new();
+        let mut deprecated = BTreeSet::new();
         let mut entries: Vec<_> = std::fs::read_dir(&dir)
             .map_err(|e| format!("{}: {e}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -185,6 +200,9 @@ impl Gen {
                         .chars()
                         .take_while(|c| c.is_alphanumeric() || *c == '_')
                         .collect();
+                    if in_deprecated(&name, &p) {
+                        deprecated.insert(name.clone());
+                    }
                     names.insert(name);
                 }
             }
@@ -195,12 +213,18 @@ impl Gen {
                     .into_owned(),
             );
         }
-        Ok((files, names))
+        Ok((files, names, deprecated))
     }
 
-    fn functions(&self, keep: &dyn Fn(&str) -> bool) -> Result<String, String> {
-        let (files, names) = self.api_sources()?;
-        let exclude = names.iter().filter(|n| !keep(n)).cloned().collect();
+    /// The declarations of the exported functions for which `keep(name, deprecated)` holds,
+    /// where `deprecated` says whether the function belongs in `pmix_deprecated.h`.
+    fn functions(&self, keep: &dyn Fn(&str, bool) -> bool) -> Result<String, String> {
+        let (files, names, deprecated) = self.api_sources()?;
+        let exclude = names
+            .iter()
+            .filter(|n| !keep(n, deprecated.contains(*n)))
+            .cloned()
+            .collect();
         let srcs: Vec<&str> = files.iter().map(String::as_str).collect();
         self.cbindgen(&srcs, &[ItemType::Functions], exclude)
     }
@@ -250,7 +274,7 @@ impl Gen {
             &[ItemType::Constants],
             vec![],
         )?;
-        let fns = self.functions(&|n| DEPRECATED_FNS.contains(&n))?;
+        let fns = self.functions(&|_, deprecated| deprecated)?;
         Ok(wrap(
             "PMIx_DEPRECATED_H",
             &[
@@ -268,8 +292,8 @@ impl Gen {
     }
 
     fn pmix(&self) -> Result<String, String> {
-        let fns = self.functions(&|n| {
-            !SERVER_FNS.contains(&n) && !TOOL_FNS.contains(&n) && !DEPRECATED_FNS.contains(&n)
+        let fns = self.functions(&|n, deprecated| {
+            !SERVER_FNS.contains(&n) && !TOOL_FNS.contains(&n) && !deprecated
         })?;
         Ok(wrap(
             "PMIx_H",
@@ -289,7 +313,7 @@ impl Gen {
             &[ItemType::Structs, ItemType::Typedefs],
             vec![],
         )?;
-        let fns = self.functions(&|n| SERVER_FNS.contains(&n))?;
+        let fns = self.functions(&|n, _| SERVER_FNS.contains(&n))?;
         Ok(wrap(
             "PMIx_SERVER_API_H",
             &[
@@ -304,7 +328,7 @@ impl Gen {
 
     fn tool(&self) -> Result<String, String> {
         let types = self.cbindgen(&["pmix-sys/src/tool.rs"], &[ItemType::Typedefs], vec![])?;
-        let fns = self.functions(&|n| TOOL_FNS.contains(&n))?;
+        let fns = self.functions(&|n, _| TOOL_FNS.contains(&n))?;
         Ok(wrap(
             "PMIx_TOOL_API_H",
             &[
@@ -503,7 +527,7 @@ fn matrix(root: &Path) -> Result<String, String> {
                     "pmix_server.h"
                 } else if TOOL_FNS.contains(&name.as_str()) {
                     "pmix_tool.h"
-                } else if DEPRECATED_FNS.contains(&name.as_str()) {
+                } else if in_deprecated(&name, f) {
                     "pmix_deprecated.h"
                 } else {
                     "pmix.h"
