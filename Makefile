@@ -94,6 +94,7 @@ cargo-test:
 
 ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
+	STAGE=$(STAGE) OMPI5_DIR=$(OMPI5) VALGRIND=$(or $(VALGRIND),1) ./ctests/v5/run.sh
 
 # Client/server sessions: every arrangement of our library and the reference (server side,
 # client side, ranks of both in one job), and ours under valgrind.

@@ -50,7 +50,10 @@ mod tests {
         let t = &pmix_framework_names.0;
         assert!(t[16].is_null());
         // SAFETY: entries 0..16 are C string constants.
-        let names: Vec<_> = t[..16].iter().map(|p| unsafe { core::ffi::CStr::from_ptr(*p) }).collect();
+        let names: Vec<_> = t[..16]
+            .iter()
+            .map(|p| unsafe { core::ffi::CStr::from_ptr(*p) })
+            .collect();
         assert_eq!(names[0], c"bfrops");
         assert_eq!(names[15], c"mca");
     }

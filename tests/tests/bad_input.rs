@@ -21,6 +21,8 @@ use pmix_sys::*;
 
 #[path = "bad_input/table.rs"]
 mod table;
+#[path = "bad_input/table5.rs"]
+mod table5;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -112,6 +114,8 @@ pub(crate) struct Args {
     i32_out: i32,
     scratch: [u64; 512],
     out_ptr: *mut c_void,
+    /// Room for one object that a valid call constructs (the largest is a pmix_info_t).
+    obj: [u64; 128],
 }
 
 const SENTINEL_SIZE: usize = 0xABAB_ABAB;
@@ -235,6 +239,10 @@ impl Args {
     }
     /// A pointer-sized out-parameter; it initially points at scratch memory, so functions that
     /// write through `*out` (such as `PMIx_Value_unload`) have somewhere valid to write.
+    /// Zeroed room for one object of any PMIx type.
+    pub fn obj(&mut self) -> *mut c_void {
+        self.obj.as_mut_ptr().cast()
+    }
     pub fn out_ptr(&mut self) -> *mut *mut c_void {
         &mut self.out_ptr
     }
@@ -474,10 +482,11 @@ fn is_error(o: &Outcome) -> bool {
 #[test]
 fn every_export_handles_bad_input() {
     let o = ours();
-    let table = table::table();
+    let mut table = table::table();
+    table.extend(table5::table());
     assert_eq!(
         table.len(),
-        141,
+        141 + 134,
         "every exported PMIx_* function is in the table"
     );
     let mut failures = Vec::new();

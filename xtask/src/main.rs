@@ -546,7 +546,7 @@ fn matrix(root: &Path) -> Result<String, String> {
     }
     // Tests that call a function by name (Rust tests and C tests); the bad-input table calls all.
     let mut test_files = Vec::new();
-    for dir in ["tests/tests", "ctests"] {
+    for dir in ["tests/tests", "ctests", "ctests/v5"] {
         if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
             for e in rd.flatten() {
                 let p = e.path();

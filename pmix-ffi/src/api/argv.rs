@@ -239,7 +239,11 @@ pub unsafe extern "C" fn PMIx_Argv_split(
 ///
 /// # Safety
 /// `src` is NULL or a C string.
-unsafe fn split(src: *const c_char, delimiter: c_int, include_empty: bool) -> Result<*mut *mut c_char> {
+unsafe fn split(
+    src: *const c_char,
+    delimiter: c_int,
+    include_empty: bool,
+) -> Result<*mut *mut c_char> {
     // SAFETY: forwarded contract.
     let Some(s) = (unsafe { ptr::opt_pstr(src) }) else {
         return Ok(core::ptr::null_mut());
@@ -315,6 +319,7 @@ pub unsafe extern "C" fn PMIx_Argv_copy(argv: *mut *mut c_char) -> *mut *mut c_c
         for i in 0..n {
             // SAFETY: i < n; each entry is a C string; `out` has n + 1 zeroed slots.
             match unsafe { dup(*argv.add(i)) } {
+                // SAFETY: slot i of the n + 1 zeroed slots.
                 Ok(s) => unsafe { *out.add(i) = s },
                 Err(_) => {
                     // SAFETY: `out` is NULL-terminated and holds only malloc'd strings.
@@ -365,7 +370,11 @@ pub unsafe extern "C" fn PMIx_Setenv(
                     libc::setenv(name, value, c_int::from(overwrite))
                 }
             };
-            return if rc == 0 { Ok(()) } else { Err(Error::BadParam) };
+            return if rc == 0 {
+                Ok(())
+            } else {
+                Err(Error::BadParam)
+            };
         }
         let mut entry = name_c.to_bytes().to_vec();
         entry.push(b'=');
@@ -379,6 +388,7 @@ pub unsafe extern "C" fn PMIx_Setenv(
         for i in 0..n {
             // SAFETY: i < n; each entry is a malloc'd C string.
             let slot = unsafe { &mut *(*env).add(i) };
+            // SAFETY: the entry is a C string.
             if unsafe { core::ffi::CStr::from_ptr(*slot) }
                 .to_bytes()
                 .starts_with(&entry[..prefix])
@@ -386,7 +396,8 @@ pub unsafe extern "C" fn PMIx_Setenv(
                 if !overwrite {
                     return Err(Error::Status(PMIX_ERR_EXISTS));
                 }
-                let new = alloc::cstring(&entry).map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
+                let new =
+                    alloc::cstring(&entry).map_err(|_| Error::Status(PMIX_ERR_OUT_OF_RESOURCE))?;
                 // SAFETY: the old entry was malloc'd and is replaced.
                 unsafe { libc::free((*slot).cast()) };
                 *slot = new;

@@ -55,9 +55,7 @@ unsafe fn ns_invalid(nspace: *const c_char) -> bool {
 unsafe fn ns_match(a: *const c_char, b: *const c_char) -> bool {
     // SAFETY: forwarded contract.
     unsafe {
-        ns_invalid(a)
-            || ns_invalid(b)
-            || bounded(a, PMIX_MAX_NSLEN) == bounded(b, PMIX_MAX_NSLEN)
+        ns_invalid(a) || ns_invalid(b) || bounded(a, PMIX_MAX_NSLEN) == bounded(b, PMIX_MAX_NSLEN)
     }
 }
 
@@ -129,7 +127,9 @@ pub unsafe extern "C" fn PMIx_Load_nspace(nspace: *mut c_char, str_: *const c_ch
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Check_nspace(key1: *const c_char, key2: *const c_char) -> bool {
     // SAFETY: per this function's contract.
-    entry::guard("PMIx_Check_nspace", false, || unsafe { ns_match(key1, key2) })
+    entry::guard("PMIx_Check_nspace", false, || unsafe {
+        ns_match(key1, key2)
+    })
 }
 
 /// Whether `nspace` is NULL or empty.
@@ -139,7 +139,9 @@ pub unsafe extern "C" fn PMIx_Check_nspace(key1: *const c_char, key2: *const c_c
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Nspace_invalid(nspace: *const c_char) -> bool {
     // SAFETY: per this function's contract.
-    entry::guard("PMIx_Nspace_invalid", true, || unsafe { ns_invalid(nspace) })
+    entry::guard("PMIx_Nspace_invalid", true, || unsafe {
+        ns_invalid(nspace)
+    })
 }
 
 /// Loads `ns` (as `PMIx_Load_nspace`) and `rk` into `p`.
@@ -222,7 +224,11 @@ pub unsafe extern "C" fn PMIx_Procid_invalid(p: *const pmix_proc_t) -> bool {
 /// # Safety
 /// As `PMIx_Load_procid`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Proc_load(p: *mut pmix_proc_t, nspace: *const c_char, rank: pmix_rank_t) {
+pub unsafe extern "C" fn PMIx_Proc_load(
+    p: *mut pmix_proc_t,
+    nspace: *const c_char,
+    rank: pmix_rank_t,
+) {
     // SAFETY: per this function's contract.
     unsafe { PMIx_Load_procid(p, nspace, rank) }
 }
@@ -248,7 +254,10 @@ pub unsafe extern "C" fn PMIx_Multicluster_nspace_construct(
             if cluster.is_null() || nspace.is_null() {
                 return;
             }
-            let (c, n) = (bounded(cluster, PMIX_MAX_NSLEN), bounded(nspace, PMIX_MAX_NSLEN));
+            let (c, n) = (
+                bounded(cluster, PMIX_MAX_NSLEN),
+                bounded(nspace, PMIX_MAX_NSLEN),
+            );
             if c.len() + n.len() < PMIX_MAX_NSLEN {
                 let joined = [c, b":", n].concat();
                 core::ptr::copy(joined.as_ptr().cast::<c_char>(), target, joined.len());
@@ -322,7 +331,11 @@ mod tests {
         let (mut cl, mut ns) = (*b"clusterA\0", *b"job.1\0");
         // SAFETY: fixed buffers and C strings.
         unsafe {
-            PMIx_Multicluster_nspace_construct(t.as_mut_ptr(), cl.as_mut_ptr().cast(), ns.as_mut_ptr().cast());
+            PMIx_Multicluster_nspace_construct(
+                t.as_mut_ptr(),
+                cl.as_mut_ptr().cast(),
+                ns.as_mut_ptr().cast(),
+            );
             assert_eq!(CStr::from_ptr(t.as_ptr()), c"clusterA:job.1");
             PMIx_Multicluster_nspace_parse(t.as_mut_ptr(), c.as_mut_ptr(), n.as_mut_ptr());
             assert_eq!(CStr::from_ptr(c.as_ptr()), c"clusterA");

@@ -15,7 +15,11 @@ fn set_flags(export: &str, p: *mut pmix_info_t, f: impl FnOnce(&mut pmix_info_di
     })
 }
 
-fn flags(export: &str, p: *const pmix_info_t, f: impl FnOnce(pmix_info_directives_t) -> bool) -> bool {
+fn flags(
+    export: &str,
+    p: *const pmix_info_t,
+    f: impl FnOnce(pmix_info_directives_t) -> bool,
+) -> bool {
     entry::guard(export, false, || {
         // SAFETY: the exported function's contract: NULL or a valid info.
         !p.is_null() && f(unsafe { (*p).flags })
@@ -73,7 +77,9 @@ pub unsafe extern "C" fn PMIx_Info_processed(p: *mut pmix_info_t) {
 /// `p` is NULL or a valid info.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Info_was_processed(p: *const pmix_info_t) -> bool {
-    flags("PMIx_Info_was_processed", p, |f| f & PMIX_INFO_REQD_PROCESSED != 0)
+    flags("PMIx_Info_was_processed", p, |f| {
+        f & PMIX_INFO_REQD_PROCESSED != 0
+    })
 }
 
 /// Marks the last info of an array (`PMIX_INFO_ARRAY_END`).
@@ -109,7 +115,9 @@ pub unsafe extern "C" fn PMIx_Info_qualifier(p: *mut pmix_info_t) {
 /// `p` is NULL or a valid info.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Info_is_qualifier(p: *const pmix_info_t) -> bool {
-    flags("PMIx_Info_is_qualifier", p, |f| f & PMIX_INFO_QUALIFIER != 0)
+    flags("PMIx_Info_is_qualifier", p, |f| {
+        f & PMIX_INFO_QUALIFIER != 0
+    })
 }
 
 /// Marks the info persistent (`PMIX_INFO_PERSISTENT`): destructing it leaves its value alone.
@@ -127,7 +135,9 @@ pub unsafe extern "C" fn PMIx_Info_persistent(p: *mut pmix_info_t) {
 /// `p` is NULL or a valid info.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn PMIx_Info_is_persistent(p: *const pmix_info_t) -> bool {
-    flags("PMIx_Info_is_persistent", p, |f| f & PMIX_INFO_PERSISTENT != 0)
+    flags("PMIx_Info_is_persistent", p, |f| {
+        f & PMIX_INFO_PERSISTENT != 0
+    })
 }
 
 /// Whether a value reads as true: `PMIX_BOOL_TRUE` for `PMIX_UNDEF` (a flag given without a
@@ -166,7 +176,10 @@ fn truth(b: bool) -> pmix_boolean_t {
 
 /// The truth of a string, as `PMIx_Value_true` describes (numbers as C's `atoi` reads them).
 fn string_truth(s: &[u8]) -> pmix_boolean_t {
-    let start = s.iter().position(|b| !b" \t\n\x0b\x0c\r".contains(b)).unwrap_or(s.len());
+    let start = s
+        .iter()
+        .position(|b| !b" \t\n\x0b\x0c\r".contains(b))
+        .unwrap_or(s.len());
     let s = &s[start..];
     let prefix = |p: &[u8]| s.len() >= p.len() && s[..p.len()].eq_ignore_ascii_case(p);
     match s.first() {

@@ -910,7 +910,11 @@ pub unsafe extern "C" fn PMIx_Data_buffer_release(b: *mut pmix_data_buffer_t) {
 /// # Safety
 /// As `PMIx_Data_load`; `bytes` is NULL or malloc'd with `sz` bytes.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Data_buffer_load(b: *mut pmix_data_buffer_t, bytes: *mut c_char, sz: usize) {
+pub unsafe extern "C" fn PMIx_Data_buffer_load(
+    b: *mut pmix_data_buffer_t,
+    bytes: *mut c_char,
+    sz: usize,
+) {
     let mut bo = pmix_byte_object_t { bytes, size: sz };
     // SAFETY: per this function's contract.
     unsafe { super::data::PMIx_Data_load(b, &mut bo) };
@@ -950,7 +954,11 @@ pub unsafe extern "C" fn PMIx_Data_buffer_unload(
 /// # Safety
 /// `b` is NULL or writable; `d` NULL or malloc'd.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Byte_object_load(b: *mut pmix_byte_object_t, d: *mut c_char, sz: usize) {
+pub unsafe extern "C" fn PMIx_Byte_object_load(
+    b: *mut pmix_byte_object_t,
+    d: *mut c_char,
+    sz: usize,
+) {
     with("PMIx_Byte_object_load", b, |b| {
         b.bytes = d;
         b.size = sz;
@@ -963,7 +971,12 @@ pub unsafe extern "C" fn PMIx_Byte_object_load(b: *mut pmix_byte_object_t, d: *m
 /// # Safety
 /// `e` is NULL or writable; `var` and `value` NULL or C strings.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Envar_load(e: *mut pmix_envar_t, var: *mut c_char, value: *mut c_char, separator: c_char) {
+pub unsafe extern "C" fn PMIx_Envar_load(
+    e: *mut pmix_envar_t,
+    var: *mut c_char,
+    value: *mut c_char,
+    separator: c_char,
+) {
     with("PMIx_Envar_load", e, |e| {
         // SAFETY: per this function's contract.
         unsafe {
@@ -1077,7 +1090,11 @@ pub unsafe extern "C" fn PMIx_Data_array_init(p: *mut pmix_data_array_t, type_: 
 /// # Safety
 /// `p` is NULL or writable (its previous contents are not released).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Data_array_construct(p: *mut pmix_data_array_t, num: usize, type_: pmix_data_type_t) {
+pub unsafe extern "C" fn PMIx_Data_array_construct(
+    p: *mut pmix_data_array_t,
+    num: usize,
+    type_: pmix_data_type_t,
+) {
     with("PMIx_Data_array_construct", p, |d| {
         d.r#type = type_;
         d.size = num;
@@ -1118,7 +1135,10 @@ fn construct_elems(num: usize, ty: pmix_data_type_t) -> Option<*mut c_void> {
 /// # Safety
 /// No pointer arguments. Ownership: release with `PMIx_Data_array_free`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn PMIx_Data_array_create(n: usize, type_: pmix_data_type_t) -> *mut pmix_data_array_t {
+pub unsafe extern "C" fn PMIx_Data_array_create(
+    n: usize,
+    type_: pmix_data_type_t,
+) -> *mut pmix_data_array_t {
     if n == 0 {
         return core::ptr::null_mut();
     }
