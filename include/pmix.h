@@ -823,6 +823,29 @@ pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,
                                   pmix_value_t *val);
 
 /*
+ Asks the host to act on a session (pause, resume, terminate, ... as `directives` say).
+
+ See OpenPMIx 5.0's `PMIx_Session_control`. No host can be asked yet: the request would go
+ to the host module's `session_control` slot, which a host built against the 4.2 headers
+ does not have (its module ends 8 bytes before it), and nothing tells the two apart, so
+ this library never reads that slot; OpenPMIx 5.0.11 does the same (docs/notes/abi-5.0.md).
+
+ # Returns
+ `PMIX_ERR_INIT` before init; otherwise `PMIX_ERR_NOT_SUPPORTED`, returned when `cbfunc` is
+ NULL, else given to `cbfunc` on the progress thread (the call itself then returns
+ `PMIX_SUCCESS`), as 5.0.11 answers.
+
+ # Safety
+ `(directives, ndirs)` is a valid array (not read); `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Session_control(uint32_t session_id,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs,
+                                   pmix_info_cbfunc_t cbfunc,
+                                   void *cbdata);
+
+/*
  Packs `num_vals` values of type `type_` from `src` into `buffer`, appending one top-level
  pack in the v41 format the reference uses.
 
@@ -1046,6 +1069,110 @@ bool PMIx_Data_decompress(const uint8_t *inbytes,
                           size_t *nbytes);
 
 /*
+ Appends a copy of `key` = `value` (as `PMIx_Info_list_add`) unless the key is on the list
+ already; then its value is replaced when `overwrite`, and left alone otherwise.
+
+ See OpenPMIx 5.0's `PMIx_Info_list_add_unique`.
+
+ # Returns
+ `PMIX_SUCCESS` (also when the key was there); otherwise as `PMIx_Info_list_add`.
+
+ # Safety
+ As `PMIx_Info_list_add`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_add_unique(void *ptr_,
+                                        const char *key,
+                                        const void *value,
+                                        pmix_data_type_t type_,
+                                        bool overwrite);
+
+/*
+ Appends `key` with a deep copy of `*value`.
+
+ See OpenPMIx 5.0's `PMIx_Info_list_add_value`.
+
+ # Returns
+ `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle, a NULL or too long key or a
+ NULL `value`; the error of a value that cannot be copied.
+
+ # Safety
+ `ptr_` is a handle or NULL; `key` a C string; `value` NULL or a valid value.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_add_value(void *ptr_,
+                                       const char *key,
+                                       const pmix_value_t *value);
+
+/*
+ `PMIx_Info_list_add_value` with the duplicate rule of `PMIx_Info_list_add_unique`.
+
+ See OpenPMIx 5.0's `PMIx_Info_list_add_value_unique`.
+
+ # Returns
+ As `PMIx_Info_list_add_value`.
+
+ # Safety
+ As `PMIx_Info_list_add_value`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_add_value_unique(void *ptr_,
+                                              const char *key,
+                                              const pmix_value_t *value,
+                                              bool overwrite);
+
+/*
+ Puts a copy of `key` = `value` (as `PMIx_Info_list_add`) first on the list.
+
+ See OpenPMIx 5.0's `PMIx_Info_list_prepend`.
+
+ # Returns
+ As `PMIx_Info_list_add`.
+
+ # Safety
+ As `PMIx_Info_list_add`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_prepend(void *ptr_,
+                                     const char *key,
+                                     const void *value,
+                                     pmix_data_type_t type_);
+
+/*
+ Appends a deep copy of `info` (flags included) unless its key is on the list already;
+ then that item's value is replaced by a copy of `info`'s when `overwrite`.
+
+ See OpenPMIx 5.0's `PMIx_Info_list_xfer_unique`.
+
+ # Returns
+ As `PMIx_Info_list_xfer`.
+
+ # Safety
+ `ptr_` is a handle or NULL; `info` NULL or a valid info.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Info_list_xfer_unique(void *ptr_,
+                                         const pmix_info_t *info,
+                                         bool overwrite);
+
+/*
+ Walks the list: with `prev` NULL, the first info; otherwise the info `prev` names (the
+ cursor a previous call left in `*next`). `*next` becomes the cursor of the following info,
+ or NULL after the last. The info is the list's own: it may be read or changed in place
+ and lives until the list is released.
+
+ See OpenPMIx 5.0's `PMIx_Info_list_get_info`.
+
+ # Returns
+ The info; NULL (and `*next` NULL) for an empty or unknown list, or a cursor that is not
+ one of its items (5.0.11 returns garbage for an empty list).
+
+ # Safety
+ `ptr_` is a handle or NULL; `next` NULL or writable.
+ */
+PMIX_EXPORT pmix_info_t *PMIx_Info_list_get_info(void *ptr_, void *prev, void **next);
+
+/*
  Answers queries and waits for the result.
 
  See PMIx Standard v5, `PMIx_Query_info`. Before initialization only
@@ -1086,6 +1213,34 @@ pmix_status_t PMIx_Query_info_nb(pmix_query_t *queries,
                                  size_t nqueries,
                                  pmix_info_cbfunc_t cbfunc,
                                  void *cbdata);
+
+/*
+ The memory `val` occupies: its structure and what it holds.
+
+ See OpenPMIx 5.0's `PMIx_Value_get_size`.
+
+ # Returns
+ `PMIX_SUCCESS` with `*size` set; `PMIX_ERR_BAD_PARAM` for NULL arguments or a NULL member
+ a type needs; `PMIX_ERR_UNKNOWN_DATA_TYPE` for `PMIX_UNDEF` or a type a value cannot
+ hold; `PMIX_ERROR` for a topology hwloc cannot size. `*size` is untouched on error.
+
+ # Safety
+ `val` is NULL or a valid value; `size` NULL or writable.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Value_get_size(const pmix_value_t *val, size_t *size);
+
+/*
+ The memory `val` occupies: its value's size, its key's and the info structure's.
+
+ See OpenPMIx 5.0's `PMIx_Info_get_size`.
+
+ # Returns
+ As `PMIx_Value_get_size`.
+
+ # Safety
+ `val` is NULL or a valid info; `size` NULL or writable.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Info_get_size(const pmix_info_t *val, size_t *size);
 
 /*
  The name of a status code ("ERROR STRING NOT FOUND" for codes without one).
@@ -1364,6 +1519,48 @@ pmix_status_t PMIx_Data_print(char **output,
                               char *prefix,
                               void *src,
                               pmix_data_type_t type);
+
+/*
+ The code of a status or event named `errname` ("PMIX_ERR_NOT_FOUND", in any case): the
+ reverse of OpenPMIx 5.0's `PMIx_Error_string`, which names codes by their constants.
+
+ See OpenPMIx 5.0's `PMIx_Error_code`.
+
+ # Returns
+ The code; `INT32_MIN` for an unknown name or NULL.
+
+ # Safety
+ `errname` is NULL or a C string.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Error_code(const char *errname);
+
+/*
+ "[nspace,rank]" for a process, with the special ranks by name ("[NO-NAME]" for NULL).
+
+ See OpenPMIx 5.0's `PMIx_Proc_string`.
+
+ # Returns
+ A malloc'd string; NULL only when memory runs out.
+
+ # Safety
+ `proc_` is NULL or a valid process ID. Ownership: the caller frees the string.
+ */
+PMIX_EXPORT char *PMIx_Proc_string(const pmix_proc_t *proc_);
+
+/*
+ A multi-line description of an application: its command, argv, environment, working
+ directory, maxprocs and infos, in OpenPMIx 5.0's layout.
+
+ See OpenPMIx 5.0's `PMIx_App_string`.
+
+ # Returns
+ A malloc'd string; NULL for a NULL `app` (5.0.11 crashes) or when memory runs out.
+
+ # Safety
+ `app` is NULL or a valid app whose argv and env are NULL-terminated and whose `info`
+ holds `ninfo` valid infos. Ownership: the caller frees the string.
+ */
+PMIX_EXPORT char *PMIx_App_string(const pmix_app_t *app);
 
 /*
  Loads the local hardware topology and returns the process's shared `hwloc_topology_t`.

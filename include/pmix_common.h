@@ -62,6 +62,11 @@ extern "C" {
 
 #define PMIX_GROUP_DESTRUCT 1
 
+/*
+ New in OpenPMIx 5.0.
+ */
+#define PMIX_GROUP_NONE 2
+
 #define PMIX_BOOL_TRUE 0
 
 #define PMIX_BOOL_FALSE 1
@@ -563,6 +568,11 @@ extern "C" {
 #define PMIX_ALLOC_RELEASE 3
 
 #define PMIX_ALLOC_REAQUIRE 4
+
+/*
+ New in OpenPMIx 5.0: cancel the indicated allocation request.
+ */
+#define PMIX_ALLOC_REQ_CANCEL 5
 
 #define PMIX_ALLOC_EXTERNAL 128
 
@@ -1155,6 +1165,50 @@ extern "C" {
 #define PMIX_ENUM_VALUE "pmix.descr.enum"
 #define PMIX_QUERY_STABLE_ABI_VERSION "pmix.qry.stabiver"
 #define PMIX_QUERY_PROVISIONAL_ABI_VERSION "pmix.qry.prabiver"
+
+/* ---- Attribute keys new in OpenPMIx 5.0 ---- */
+
+#define PMIX_ALLOC_BEGIN "pmix.alloc.begin"
+#define PMIX_ALLOC_CHILD_SEP "pmix.alloc.sep"
+#define PMIX_ALLOC_DEPENDENCY "pmix.alloc.depend"
+#define PMIX_ALLOC_EXCLUDE "pmix.alloc.exclude"
+#define PMIX_ALLOC_IMAGE "pmix.alloc.image"
+#define PMIX_ALLOC_LEND "pmix.alloc.lend"
+#define PMIX_ALLOC_NOSHELL "pmix.alloc.noshell"
+#define PMIX_ALLOC_PREEMPTIBLE "pmix.alloc.preempt"
+#define PMIX_ALLOC_SHARE "pmix.alloc.share"
+#define PMIX_ALLOC_WAIT_ALL_NODES "pmix.alloc.waitall"
+#define PMIX_CONNECTION_ORDER "pmix.cnct.ord"
+#define PMIX_CONNECT_TO_SCHEDULER "pmix.cnct.sched"
+#define PMIX_CONNECT_TO_SYS_CONTROLLER "pmix.cnct.ctrlr"
+#define PMIX_DISPLAY_PARSEABLE_OUTPUT "pmix.dispparse"
+#define PMIX_DISPLAY_PROCESSORS "pmix.dispcpus"
+#define PMIX_EXTERNAL_AUX_EVENT_BASE "pmix.evaux"
+#define PMIX_JOB_CTRL_DEFINE_PSET "pmix.jctrl.defpset"
+#define PMIX_JOB_CTRL_SEP "pmix.jctrl.sep"
+#define PMIX_QUERY_ALLOCATION "pmix.query.allc"
+#define PMIX_QUERY_AVAILABLE_SLOTS "pmix.qry.aslots"
+#define PMIX_QUERY_RESOLVE_NODE "pmix.qry.node"
+#define PMIX_QUERY_RESOLVE_PEERS "pmix.qry.peers"
+#define PMIX_REALGID "pmix.rgid"
+#define PMIX_REALUID "pmix.ruid"
+#define PMIX_SERVER_ALLOW_FOREIGN_TOOLS "pmix.srvr.ftools"
+#define PMIX_SERVER_SYS_CONTROLLER "pmix.srv.ctrlr"
+#define PMIX_SESSION_APP "pmix.ssn.app"
+#define PMIX_SESSION_COMPLETE "pmix.ssn.complete"
+#define PMIX_SESSION_CTRL_ID "pmix.ssnctrl.id"
+#define PMIX_SESSION_PAUSE "pmix.ssn.pause"
+#define PMIX_SESSION_PREEMPT "pmix.ssn.preempt"
+#define PMIX_SESSION_PROVISION "pmix.ssn.pvn"
+#define PMIX_SESSION_PROVISION_IMAGE "pmix.ssn.pvnimg"
+#define PMIX_SESSION_PROVISION_NODES "pmix.ssn.pvnnds"
+#define PMIX_SESSION_RESTORE "pmix.ssn.restore"
+#define PMIX_SESSION_RESUME "pmix.ssn.resume"
+#define PMIX_SESSION_SIGNAL "pmix.ssn.sig"
+#define PMIX_SESSION_TERMINATE "pmix.ssn.terminate"
+#define PMIX_SPAWN_CHILD_SEP "pmix.spchildsep"
+#define PMIX_TOPOLOGY_INDEX "pmix.topo.index"
+#define PMIX_VERSION_NUMERIC "pmix.vers.num"
 
 /* Hand-written: array typedefs, which cbindgen cannot express. */
 

@@ -7,6 +7,7 @@
 #define PMIx_TOOL_API_H
 
 #include <pmix.h>
+#include <pmix_server.h>
 
 #if defined(c_plusplus) || defined(__cplusplus)
 extern "C" {
@@ -168,6 +169,32 @@ pmix_status_t PMIx_IOF_push(const pmix_proc_t *targets,
                             size_t ndirs,
                             pmix_op_cbfunc_t cbfunc,
                             void *cbdata);
+
+/*
+ Whether this process has a live connection to a server (a tool's primary server, or a
+ client's own).
+
+ See OpenPMIx 5.0's `PMIx_tool_is_connected`.
+
+ # Safety
+ No arguments.
+ */
+PMIX_EXPORT bool PMIx_tool_is_connected(void);
+
+/*
+ NOT IMPLEMENTED: would make this tool a server with `module` for its host, serving the
+ processes that connect to it.
+
+ See OpenPMIx 5.0's `PMIx_tool_set_server_module`. Our tools accept no connections, so a
+ host module would never be called; rather than keep it and pretend, the call is refused.
+
+ # Returns
+ `PMIX_ERR_BAD_PARAM` for a NULL `module`; otherwise `PMIX_ERR_NOT_SUPPORTED`.
+
+ # Safety
+ `module` is NULL or a valid host module (never read).
+ */
+PMIX_EXPORT pmix_status_t PMIx_tool_set_server_module(pmix_server_module_t *module);
 
 #if defined(c_plusplus) || defined(__cplusplus)
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pmix.h>
+#include <pmix_tool.h>
 
 static void show_argv(const char *tag, char **a)
 {
@@ -368,6 +369,146 @@ static void families(void)
            PMIx_Coord_create(2, 0) ? "set" : "NULL");
 }
 
+static void strings_sizes_lists(void)
+{
+    const char *names[] = {"PMIX_SUCCESS", "pmix_err_not_found", "PMIX_ERR_UNREACH", "PMIX_ERROR",
+                           "PMIX_ERR_JOB_TERMINATED", "PMIX_EVENT_JOB_END", "PMIX_ERR_DEBUGGER_RELEASE",
+                           "PMIX_DEBUGGER_RELEASE", "PMIX_EVENT_ACTION_COMPLETE", "NOT-FOUND", "", NULL};
+    for (int i = 0; NULL != names[i]; i++) {
+        printf("error_code %s: %d\n", names[i], PMIx_Error_code(names[i]));
+    }
+
+    pmix_proc_t p;
+    pmix_rank_t ranks[] = {0, 17, PMIX_RANK_WILDCARD, PMIX_RANK_UNDEF, PMIX_RANK_INVALID,
+                           PMIX_RANK_LOCAL_NODE, PMIX_RANK_LOCAL_PEERS};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        PMIx_Load_procid(&p, "job.1", ranks[i]);
+        char *t = PMIx_Proc_string(&p);
+        printf("proc_string: %s\n", t);
+        free(t);
+    }
+    char *t = PMIx_Proc_string(NULL);
+    printf("proc_string NULL: %s\n", t);
+    free(t);
+
+    pmix_app_t app;
+    PMIx_App_construct(&app);
+    app.cmd = strdup("hostname");
+    PMIx_Argv_append_nosize(&app.argv, "hostname");
+    PMIx_Argv_append_nosize(&app.argv, "-f");
+    PMIx_Argv_append_nosize(&app.env, "A=1");
+    app.maxprocs = 3;
+    t = PMIx_App_string(&app);
+    printf("app_string:\n%s\n", t);
+    free(t);
+    app.cwd = strdup("/tmp");
+    PMIx_Argv_free(app.env);
+    app.env = NULL;
+    t = PMIx_App_string(&app);
+    printf("app_string 2:\n%s\n", t);
+    free(t);
+    PMIx_App_destruct(&app);
+
+    /* sizes of values and infos */
+    pmix_value_t v;
+    size_t sz;
+    pmix_status_t rc;
+    uint32_t u32 = 7;
+    uint64_t u64 = 9;
+    pmix_proc_t pr;
+    pmix_byte_object_t bo = {.bytes = "abcdef", .size = 6};
+    PMIx_Load_procid(&pr, "job.1", 2);
+    PMIx_Value_construct(&v);
+    sz = 12345;
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size undef: %d\n", rc);
+    PMIx_Value_load(&v, &u32, PMIX_UINT32);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size uint32: %d %zu\n", rc, sz);
+    PMIx_Value_load(&v, &u64, PMIX_UINT64);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size uint64: %d %zu\n", rc, sz);
+    PMIx_Value_load(&v, "hello", PMIX_STRING);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size string: %d %zu\n", rc, sz);
+    PMIx_Value_destruct(&v);
+    PMIx_Value_load(&v, &pr, PMIX_PROC);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size proc: %d %zu\n", rc, sz);
+    PMIx_Value_destruct(&v);
+    PMIx_Value_load(&v, &bo, PMIX_BYTE_OBJECT);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size bo: %d %zu\n", rc, sz);
+    PMIx_Value_destruct(&v);
+    pmix_envar_t ev = {.envar = "PATH", .value = "/bin", .separator = ':'};
+    PMIx_Value_load(&v, &ev, PMIX_ENVAR);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size envar: %d %zu\n", rc, sz);
+    PMIx_Value_destruct(&v);
+    pmix_data_array_t *da = PMIx_Data_array_create(3, PMIX_STRING);
+    ((char **)da->array)[0] = strdup("a");
+    ((char **)da->array)[2] = strdup("abc");
+    PMIx_Value_load(&v, da, PMIX_DATA_ARRAY);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size string array: %d %zu\n", rc, sz);
+    PMIx_Value_destruct(&v);
+    PMIx_Data_array_free(da);
+    da = PMIx_Data_array_create(2, PMIX_PROC);
+    PMIx_Value_load(&v, da, PMIX_DATA_ARRAY);
+    rc = PMIx_Value_get_size(&v, &sz);
+    printf("size proc array: %d %zu\n", rc, sz);
+    PMIx_Value_destruct(&v);
+    PMIx_Data_array_free(da);
+
+    pmix_info_t info;
+    PMIx_Info_construct(&info);
+    PMIx_Info_load(&info, "pmix.job.size", &u32, PMIX_UINT32);
+    rc = PMIx_Info_get_size(&info, &sz);
+    printf("info size: %d %zu\n", rc, sz);
+    PMIx_Info_destruct(&info);
+
+    /* info lists */
+    void *list = PMIx_Info_list_start(), *next = NULL;
+    pmix_data_array_t out;
+    pmix_value_t val;
+    PMIx_Info_list_add(list, "k1", "v1", PMIX_STRING);
+    PMIx_Info_list_add_unique(list, "k1", "v1b", PMIX_STRING, false);
+    PMIx_Info_list_add_unique(list, "k2", &u32, PMIX_UINT32, false);
+    PMIx_Info_list_add_unique(list, "k2", &u64, PMIX_UINT64, true);
+    PMIx_Info_list_prepend(list, "k0", "first", PMIX_STRING);
+    PMIx_Value_construct(&val);
+    PMIx_Value_load(&val, "val", PMIX_STRING);
+    PMIx_Info_list_add_value(list, "k3", &val);
+    PMIx_Info_list_add_value_unique(list, "k3", &val, false);
+    PMIx_Info_list_add_value_unique(list, "k4", &val, true);
+    PMIx_Value_destruct(&val);
+    PMIx_Info_load(&info, "k1", "from-xfer", PMIX_STRING);
+    PMIx_Info_list_xfer_unique(list, &info, true);
+    PMIx_Info_destruct(&info);
+    PMIx_Info_load(&info, "k5", "new", PMIX_STRING);
+    PMIx_Info_list_xfer_unique(list, &info, false);
+    PMIx_Info_destruct(&info);
+    pmix_info_t *it = PMIx_Info_list_get_info(list, NULL, &next);
+    while (NULL != it) {
+        printf("list item: %s type %u", it->key, it->value.type);
+        if (PMIX_STRING == it->value.type) {
+            printf(" %s", it->value.data.string);
+        }
+        printf("\n");
+        if (NULL == next) {
+            break;
+        }
+        it = PMIx_Info_list_get_info(list, next, &next);
+    }
+    rc = PMIx_Info_list_convert(list, &out);
+    printf("list convert: %d size %zu\n", rc, out.size);
+    PMIx_Data_array_destruct(&out);
+    PMIx_Info_list_release(list);
+
+    printf("before init: session_control %d tool_is_connected %d\n",
+           PMIx_Session_control(1, NULL, 0, NULL, NULL), PMIx_tool_is_connected());
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -375,5 +516,6 @@ int main(void)
     argv_env();
     info_flags_and_truth();
     families();
+    strings_sizes_lists();
     return 0;
 }

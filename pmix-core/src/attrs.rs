@@ -1,10 +1,13 @@
 //! The attribute dictionary: macro names and key strings of every attribute the headers
 //! define, for `PMIx_Get_attribute_string`, `PMIx_Get_attribute_name` and printing.
 
-use pmix_sys::{ATTRIBUTES, AttrDef, DEPRECATED_ATTRIBUTES};
+use pmix_sys::{ATTRIBUTES, ATTRIBUTES_V5, AttrDef, DEPRECATED_ATTRIBUTES};
 
 fn all() -> impl Iterator<Item = AttrDef> {
-    ATTRIBUTES.iter().chain(DEPRECATED_ATTRIBUTES.iter())
+    ATTRIBUTES
+        .iter()
+        .chain(ATTRIBUTES_V5.iter())
+        .chain(DEPRECATED_ATTRIBUTES.iter())
 }
 
 /// The definition of the attribute whose key string is `key` (the first one in header order

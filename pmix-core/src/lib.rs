@@ -29,6 +29,7 @@ pub mod rendezvous;
 pub mod requester;
 pub mod security;
 pub mod server;
+pub mod status_names;
 pub mod tool;
 pub mod topology;
 pub mod values;

@@ -194,6 +194,40 @@ pub(crate) unsafe fn cpuset_destruct(c: &mut pmix_cpuset_t) {
     unsafe { alloc::free(&mut c.source) };
 }
 
+/// Bytes of a cpuset's bitmap up to its last set bit (0 when empty, unset or not hwloc's),
+/// what `PMIx_Value_get_size` counts for it.
+pub(crate) fn cpuset_bitmap_bytes(c: &pmix_cpuset_t) -> usize {
+    // SAFETY: `source` is NULL or a C string in a valid cpuset.
+    if c.bitmap.is_null() || !unsafe { c_source_is_hwloc(c.source) } {
+        return 0;
+    }
+    // SAFETY: an hwloc bitmap, per the cpuset's source.
+    let last = unsafe { hwlocality_sys::hwloc_bitmap_last(c.bitmap.cast_const().cast()) };
+    usize::try_from(last).map_or(0, |l| l / 8 + 1)
+}
+
+/// The bytes hwloc needs to place the topology in shared memory
+/// (`hwloc_shmem_topology_get_length`), what OpenPMIx 5.0 counts for a topology; None for an
+/// unset or foreign topology, or when hwloc cannot tell.
+pub(crate) fn topology_shmem_length(t: &pmix_topology_t) -> Option<usize> {
+    unsafe extern "C" {
+        // hwloc/shmem.h (hwloc 2.x), not bound by `hwlocality-sys`.
+        fn hwloc_shmem_topology_get_length(
+            topology: *mut hwloc_topology,
+            lengthp: *mut usize,
+            flags: core::ffi::c_ulong,
+        ) -> c_int;
+    }
+    // SAFETY: `source` is NULL or a C string in a valid topology.
+    if t.topology.is_null() || !unsafe { c_source_is_hwloc(t.source) } {
+        return None;
+    }
+    let mut len = 0usize;
+    // SAFETY: an hwloc topology, per the source; `len` is writable.
+    let rc = unsafe { hwloc_shmem_topology_get_length(t.topology.cast(), &mut len, 0) };
+    (rc == 0).then_some(len)
+}
+
 // ---------------------------------------------------------------------------------------
 // Topologies
 

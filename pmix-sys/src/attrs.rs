@@ -2,7 +2,8 @@
 //!
 //! One table is the source of both the Rust `&CStr` constants and the C `#define`s
 //! (written by `xtask`). The data type is the one the standard gives for the value;
-//! `PMIX_UNDEF` where it varies or is not given.
+//! `PMIX_UNDEF` where it varies or is not given. `ATTRIBUTES_V5` holds the 41 keys OpenPMIx
+//! 5.0 added (docs/abi/openpmix-5.0.11.abi.json), which 4.2's dictionary does not know.
 
 use crate::attribute_table;
 #[allow(unused_imports)]
@@ -489,4 +490,49 @@ attribute_table! {
     PMIX_ENUM_VALUE = c"pmix.descr.enum", PMIX_STRING;
     PMIX_QUERY_STABLE_ABI_VERSION = c"pmix.qry.stabiver", PMIX_STRING;
     PMIX_QUERY_PROVISIONAL_ABI_VERSION = c"pmix.qry.prabiver", PMIX_STRING;
+}
+
+attribute_table! {
+    ATTRIBUTES_V5;
+    PMIX_ALLOC_BEGIN = c"pmix.alloc.begin", PMIX_STRING;
+    PMIX_ALLOC_CHILD_SEP = c"pmix.alloc.sep", PMIX_BOOL;
+    PMIX_ALLOC_DEPENDENCY = c"pmix.alloc.depend", PMIX_STRING;
+    PMIX_ALLOC_EXCLUDE = c"pmix.alloc.exclude", PMIX_STRING;
+    PMIX_ALLOC_IMAGE = c"pmix.alloc.image", PMIX_STRING;
+    PMIX_ALLOC_LEND = c"pmix.alloc.lend", PMIX_STRING;
+    PMIX_ALLOC_NOSHELL = c"pmix.alloc.noshell", PMIX_BOOL;
+    PMIX_ALLOC_PREEMPTIBLE = c"pmix.alloc.preempt", PMIX_BOOL;
+    PMIX_ALLOC_SHARE = c"pmix.alloc.share", PMIX_BOOL;
+    PMIX_ALLOC_WAIT_ALL_NODES = c"pmix.alloc.waitall", PMIX_BOOL;
+    PMIX_CONNECTION_ORDER = c"pmix.cnct.ord", PMIX_STRING;
+    PMIX_CONNECT_TO_SCHEDULER = c"pmix.cnct.sched", PMIX_BOOL;
+    PMIX_CONNECT_TO_SYS_CONTROLLER = c"pmix.cnct.ctrlr", PMIX_BOOL;
+    PMIX_DISPLAY_PARSEABLE_OUTPUT = c"pmix.dispparse", PMIX_BOOL;
+    PMIX_DISPLAY_PROCESSORS = c"pmix.dispcpus", PMIX_STRING;
+    PMIX_EXTERNAL_AUX_EVENT_BASE = c"pmix.evaux", PMIX_POINTER;
+    PMIX_JOB_CTRL_DEFINE_PSET = c"pmix.jctrl.defpset", PMIX_STRING;
+    PMIX_JOB_CTRL_SEP = c"pmix.jctrl.sep", PMIX_BOOL;
+    PMIX_QUERY_ALLOCATION = c"pmix.query.allc", PMIX_DATA_ARRAY;
+    PMIX_QUERY_AVAILABLE_SLOTS = c"pmix.qry.aslots", PMIX_UINT32;
+    PMIX_QUERY_RESOLVE_NODE = c"pmix.qry.node", PMIX_STRING;
+    PMIX_QUERY_RESOLVE_PEERS = c"pmix.qry.peers", PMIX_DATA_ARRAY;
+    PMIX_REALGID = c"pmix.rgid", PMIX_UINT32;
+    PMIX_REALUID = c"pmix.ruid", PMIX_UINT32;
+    PMIX_SERVER_ALLOW_FOREIGN_TOOLS = c"pmix.srvr.ftools", PMIX_BOOL;
+    PMIX_SERVER_SYS_CONTROLLER = c"pmix.srv.ctrlr", PMIX_BOOL;
+    PMIX_SESSION_APP = c"pmix.ssn.app", PMIX_DATA_ARRAY;
+    PMIX_SESSION_COMPLETE = c"pmix.ssn.complete", PMIX_BOOL;
+    PMIX_SESSION_CTRL_ID = c"pmix.ssnctrl.id", PMIX_STRING;
+    PMIX_SESSION_PAUSE = c"pmix.ssn.pause", PMIX_BOOL;
+    PMIX_SESSION_PREEMPT = c"pmix.ssn.preempt", PMIX_BOOL;
+    PMIX_SESSION_PROVISION = c"pmix.ssn.pvn", PMIX_DATA_ARRAY;
+    PMIX_SESSION_PROVISION_IMAGE = c"pmix.ssn.pvnimg", PMIX_STRING;
+    PMIX_SESSION_PROVISION_NODES = c"pmix.ssn.pvnnds", PMIX_STRING;
+    PMIX_SESSION_RESTORE = c"pmix.ssn.restore", PMIX_BOOL;
+    PMIX_SESSION_RESUME = c"pmix.ssn.resume", PMIX_BOOL;
+    PMIX_SESSION_SIGNAL = c"pmix.ssn.sig", PMIX_INT;
+    PMIX_SESSION_TERMINATE = c"pmix.ssn.terminate", PMIX_BOOL;
+    PMIX_SPAWN_CHILD_SEP = c"pmix.spchildsep", PMIX_BOOL;
+    PMIX_TOPOLOGY_INDEX = c"pmix.topo.index", PMIX_INT;
+    PMIX_VERSION_NUMERIC = c"pmix.vers.num", PMIX_UINT32;
 }

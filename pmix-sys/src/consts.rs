@@ -18,6 +18,8 @@ pub const PMIX_GROUP_ACCEPT: pmix_group_opt_t = 1;
 // Values of the reference's `pmix_group_operation_t` enum.
 pub const PMIX_GROUP_CONSTRUCT: pmix_group_operation_t = 0;
 pub const PMIX_GROUP_DESTRUCT: pmix_group_operation_t = 1;
+/// New in OpenPMIx 5.0.
+pub const PMIX_GROUP_NONE: pmix_group_operation_t = 2;
 
 // Values of the reference's `pmix_boolean_t` enum.
 pub const PMIX_BOOL_TRUE: pmix_boolean_t = 0;
@@ -297,6 +299,8 @@ pub const PMIX_ALLOC_NEW: pmix_alloc_directive_t = 1;
 pub const PMIX_ALLOC_EXTEND: pmix_alloc_directive_t = 2;
 pub const PMIX_ALLOC_RELEASE: pmix_alloc_directive_t = 3;
 pub const PMIX_ALLOC_REAQUIRE: pmix_alloc_directive_t = 4;
+/// New in OpenPMIx 5.0: cancel the indicated allocation request.
+pub const PMIX_ALLOC_REQ_CANCEL: pmix_alloc_directive_t = 5;
 pub const PMIX_ALLOC_EXTERNAL: pmix_alloc_directive_t = 128;
 
 // pmix_iof_channel_t

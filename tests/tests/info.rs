@@ -181,6 +181,25 @@ fn attribute_dictionary_same_on_both() {
             );
         }
     }
+    // The keys OpenPMIx 5.0 added: 4.2 answers with the input itself; ours names them.
+    for a in ATTRIBUTES_V5 {
+        // SAFETY: as above.
+        unsafe {
+            assert_eq!(text(rn(a.key.as_ptr())), text(a.key.as_ptr()));
+            assert_eq!(
+                text(on(a.key.as_ptr())),
+                text(a.name.as_ptr()),
+                "name of {:?}",
+                a.key
+            );
+            assert_eq!(
+                text(os(a.name.as_ptr())),
+                text(a.key.as_ptr()),
+                "string of {:?}",
+                a.name
+            );
+        }
+    }
     for unknown in [c"no.such.key", c"PMIX_NO_SUCH", c""] {
         // SAFETY: as above.
         unsafe {

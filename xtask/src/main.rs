@@ -53,6 +53,8 @@ const TOOL_FNS: &[&str] = &[
     "PMIx_IOF_pull",
     "PMIx_IOF_deregister",
     "PMIx_IOF_push",
+    "PMIx_tool_is_connected",
+    "PMIx_tool_set_server_module",
 ];
 
 /// Functions declared in `pmix_deprecated.h` (which `pmix_common.h` includes, so that server
@@ -258,6 +260,10 @@ impl Gen {
                 self.fragment("common_prelude.h")?,
                 section("Constants", &consts),
                 section("Attribute keys", &Self::attr_defines(pmix_sys::ATTRIBUTES)),
+                section(
+                    "Attribute keys new in OpenPMIx 5.0",
+                    &Self::attr_defines(pmix_sys::ATTRIBUTES_V5),
+                ),
                 self.fragment("common_typedefs.h")?,
                 section("Types", &types),
                 self.fragment("common_macros.h")?,
@@ -332,7 +338,8 @@ impl Gen {
         Ok(wrap(
             "PMIx_TOOL_API_H",
             &[
-                "#include <pmix.h>\n".to_string(),
+                // pmix_server.h for PMIx_tool_set_server_module, as OpenPMIx 5.0's header does
+                "#include <pmix.h>\n#include <pmix_server.h>\n".to_string(),
                 CPP_OPEN.to_string(),
                 section("Types", &types),
                 section("Functions", &fns),

@@ -2015,3 +2015,40 @@ pub unsafe extern "C" fn PMIx_Store_internal(
         c.store_internal(&p, key, v)
     })
 }
+
+/// Asks the host to act on a session (pause, resume, terminate, ... as `directives` say).
+///
+/// See OpenPMIx 5.0's `PMIx_Session_control`. No host can be asked yet: the request would go
+/// to the host module's `session_control` slot, which a host built against the 4.2 headers
+/// does not have (its module ends 8 bytes before it), and nothing tells the two apart, so
+/// this library never reads that slot; OpenPMIx 5.0.11 does the same (docs/notes/abi-5.0.md).
+///
+/// # Returns
+/// `PMIX_ERR_INIT` before init; otherwise `PMIX_ERR_NOT_SUPPORTED`, returned when `cbfunc` is
+/// NULL, else given to `cbfunc` on the progress thread (the call itself then returns
+/// `PMIX_SUCCESS`), as 5.0.11 answers.
+///
+/// # Safety
+/// `(directives, ndirs)` is a valid array (not read); `cbfunc` is called once with `cbdata`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Session_control(
+    session_id: u32,
+    directives: *const pmix_info_t,
+    ndirs: usize,
+    cbfunc: pmix_info_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status_code("PMIx_Session_control", || {
+        lifecycle::require_init()?;
+        if cbfunc.is_none() {
+            return Ok(PMIX_ERR_NOT_SUPPORTED);
+        }
+        let cb = callback::info("PMIx_Session_control", cbfunc, cbdata);
+        let answer = move || cb(Ok((PMIX_ERR_NOT_SUPPORTED, Vec::new())));
+        match lifecycle::server() {
+            Ok(s) => s.post(answer)?,
+            Err(_) => lifecycle::client()?.post(answer)?,
+        }
+        Ok(PMIX_SUCCESS)
+    })
+}

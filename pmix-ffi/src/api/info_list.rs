@@ -7,12 +7,16 @@
 //!
 //! Handles are checked against the set of live lists, so a stale, double-released or made-up
 //! handle gives `PMIX_ERR_BAD_PARAM` instead of a crash.
+//!
+//! Each item is a C `pmix_info_t` of its own (boxed, so its address stays put), because
+//! OpenPMIx 5.0's `PMIx_Info_list_get_info` hands out the list's own infos to be read or
+//! changed in place; the address of an item's info is also the "next" cursor it returns.
 
 use core::ffi::{c_char, c_void};
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use pmix_core::values::Info;
+use pmix_core::values::{Info, Value};
 use pmix_core::{Error, Result};
 use pmix_sys::*;
 
@@ -20,11 +24,42 @@ use crate::convert;
 use crate::entry;
 use crate::ptr;
 
-enum Item {
-    /// A copy owned by the list.
-    Owned(Info),
-    /// The caller's info, shallow-copied; its value still belongs to the caller.
-    Inserted(Box<pmix_info_t>),
+struct Item {
+    info: Box<pmix_info_t>,
+    /// Whether the value belongs to the list (a copy), or to the caller (an inserted info,
+    /// shallow-copied).
+    owned: bool,
+}
+
+impl Item {
+    fn owned(info: pmix_info_t) -> Item {
+        Item {
+            info: Box::new(info),
+            owned: true,
+        }
+    }
+
+    /// Replaces an item's value with a copy of `v` (releasing the old one if it was ours).
+    fn set_value(&mut self, v: &Value) -> Result<()> {
+        let new = convert::value_to_c(v)?;
+        if self.owned {
+            // SAFETY: the list's own copy, libc-allocated.
+            unsafe { convert::value_destruct(&mut self.info.value) };
+        }
+        self.info.value = new;
+        self.info.flags &= !PMIX_INFO_PERSISTENT;
+        self.owned = true;
+        Ok(())
+    }
+}
+
+impl Drop for Item {
+    fn drop(&mut self) {
+        if self.owned {
+            // SAFETY: the list's own copy, libc-allocated.
+            unsafe { convert::value_destruct(&mut self.info.value) };
+        }
+    }
 }
 
 struct InfoList {
@@ -94,7 +129,8 @@ pub unsafe extern "C" fn PMIx_Info_list_add(
         // SAFETY: per this function's contract.
         let value = unsafe { super::value::loadable(value, type_) }?;
         with_list(ptr_, |l| {
-            l.items.push(Item::Owned(Info::new(key, value)));
+            l.items
+                .push(Item::owned(convert::info_to_c(&Info::new(key, value))?));
             Ok(())
         })
     })
@@ -120,7 +156,10 @@ pub unsafe extern "C" fn PMIx_Info_list_insert(
         let info = *unsafe { ptr::req(info) }?;
         ptr::fixed_str(&info.key)?;
         with_list(ptr_, |l| {
-            l.items.push(Item::Inserted(Box::new(info)));
+            l.items.push(Item {
+                info: Box::new(info),
+                owned: false,
+            });
             Ok(())
         })
     })
@@ -144,7 +183,7 @@ pub unsafe extern "C" fn PMIx_Info_list_xfer(
         // SAFETY: per this function's contract.
         let info = unsafe { convert::info_from_c(ptr::req(info)?) }?;
         with_list(ptr_, |l| {
-            l.items.push(Item::Owned(info));
+            l.items.push(Item::owned(convert::info_to_c(&info)?));
             Ok(())
         })
     })
@@ -183,13 +222,13 @@ pub unsafe extern "C" fn PMIx_Info_list_convert(
             }
             let arr = crate::alloc::calloc::<pmix_info_t>(l.items.len())?;
             for (i, item) in l.items.iter().enumerate() {
-                let c = match item {
-                    Item::Owned(info) => convert::info_to_c(info),
-                    Item::Inserted(info) => {
-                        let mut c = **info;
-                        c.flags |= PMIX_INFO_PERSISTENT;
-                        Ok(c)
-                    }
+                let c = if item.owned {
+                    // SAFETY: the list's own info, valid.
+                    unsafe { convert::info_from_c(&item.info) }.and_then(|i| convert::info_to_c(&i))
+                } else {
+                    let mut c = *item.info;
+                    c.flags |= PMIX_INFO_PERSISTENT;
+                    Ok(c)
                 };
                 match c {
                     // SAFETY: `arr` has one slot per item.
@@ -226,5 +265,222 @@ pub unsafe extern "C" fn PMIx_Info_list_release(ptr_: *mut c_void) {
             // PMIx_Info_list_start; it is now out of the live set and freed exactly once.
             drop(unsafe { Box::from_raw(ptr_.cast::<InfoList>()) });
         }
+    })
+}
+
+/// The item whose key is `key`, if any.
+fn find<'a>(l: &'a mut InfoList, key: &[u8]) -> Option<&'a mut Item> {
+    l.items
+        .iter_mut()
+        .find(|i| ptr::fixed_str(&i.info.key).is_ok_and(|k| k.as_bytes() == key))
+}
+
+/// Adds `key` = `value` unless the key is on the list already; then its value is replaced
+/// when `overwrite`, and left alone otherwise.
+fn add_unique(
+    ptr_: *mut c_void,
+    key: pmix_core::PStr,
+    value: Value,
+    overwrite: bool,
+) -> Result<()> {
+    with_list(ptr_, |l| {
+        if let Some(item) = find(l, key.as_bytes()) {
+            return if overwrite {
+                item.set_value(&value)
+            } else {
+                Ok(())
+            };
+        }
+        l.items
+            .push(Item::owned(convert::info_to_c(&Info::new(key, value))?));
+        Ok(())
+    })
+}
+
+/// Appends a copy of `key` = `value` (as `PMIx_Info_list_add`) unless the key is on the list
+/// already; then its value is replaced when `overwrite`, and left alone otherwise.
+///
+/// See OpenPMIx 5.0's `PMIx_Info_list_add_unique`.
+///
+/// # Returns
+/// `PMIX_SUCCESS` (also when the key was there); otherwise as `PMIx_Info_list_add`.
+///
+/// # Safety
+/// As `PMIx_Info_list_add`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Info_list_add_unique(
+    ptr_: *mut c_void,
+    key: *const c_char,
+    value: *const c_void,
+    type_: pmix_data_type_t,
+    overwrite: bool,
+) -> pmix_status_t {
+    entry::status("PMIx_Info_list_add_unique", || {
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let value = unsafe { super::value::loadable(value, type_) }?;
+        add_unique(ptr_, key, value, overwrite)
+    })
+}
+
+/// Appends `key` with a deep copy of `*value`.
+///
+/// See OpenPMIx 5.0's `PMIx_Info_list_add_value`.
+///
+/// # Returns
+/// `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle, a NULL or too long key or a
+/// NULL `value`; the error of a value that cannot be copied.
+///
+/// # Safety
+/// `ptr_` is a handle or NULL; `key` a C string; `value` NULL or a valid value.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Info_list_add_value(
+    ptr_: *mut c_void,
+    key: *const c_char,
+    value: *const pmix_value_t,
+) -> pmix_status_t {
+    entry::status("PMIx_Info_list_add_value", || {
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let value = unsafe { convert::value_from_c(ptr::req(value)?) }?;
+        with_list(ptr_, |l| {
+            l.items
+                .push(Item::owned(convert::info_to_c(&Info::new(key, value))?));
+            Ok(())
+        })
+    })
+}
+
+/// `PMIx_Info_list_add_value` with the duplicate rule of `PMIx_Info_list_add_unique`.
+///
+/// See OpenPMIx 5.0's `PMIx_Info_list_add_value_unique`.
+///
+/// # Returns
+/// As `PMIx_Info_list_add_value`.
+///
+/// # Safety
+/// As `PMIx_Info_list_add_value`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Info_list_add_value_unique(
+    ptr_: *mut c_void,
+    key: *const c_char,
+    value: *const pmix_value_t,
+    overwrite: bool,
+) -> pmix_status_t {
+    entry::status("PMIx_Info_list_add_value_unique", || {
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let value = unsafe { convert::value_from_c(ptr::req(value)?) }?;
+        add_unique(ptr_, key, value, overwrite)
+    })
+}
+
+/// Puts a copy of `key` = `value` (as `PMIx_Info_list_add`) first on the list.
+///
+/// See OpenPMIx 5.0's `PMIx_Info_list_prepend`.
+///
+/// # Returns
+/// As `PMIx_Info_list_add`.
+///
+/// # Safety
+/// As `PMIx_Info_list_add`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Info_list_prepend(
+    ptr_: *mut c_void,
+    key: *const c_char,
+    value: *const c_void,
+    type_: pmix_data_type_t,
+) -> pmix_status_t {
+    entry::status("PMIx_Info_list_prepend", || {
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let value = unsafe { super::value::loadable(value, type_) }?;
+        with_list(ptr_, |l| {
+            l.items
+                .insert(0, Item::owned(convert::info_to_c(&Info::new(key, value))?));
+            Ok(())
+        })
+    })
+}
+
+/// Appends a deep copy of `info` (flags included) unless its key is on the list already;
+/// then that item's value is replaced by a copy of `info`'s when `overwrite`.
+///
+/// See OpenPMIx 5.0's `PMIx_Info_list_xfer_unique`.
+///
+/// # Returns
+/// As `PMIx_Info_list_xfer`.
+///
+/// # Safety
+/// `ptr_` is a handle or NULL; `info` NULL or a valid info.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Info_list_xfer_unique(
+    ptr_: *mut c_void,
+    info: *const pmix_info_t,
+    overwrite: bool,
+) -> pmix_status_t {
+    entry::status("PMIx_Info_list_xfer_unique", || {
+        // SAFETY: per this function's contract.
+        let info = unsafe { convert::info_from_c(ptr::req(info)?) }?;
+        with_list(ptr_, |l| {
+            if let Some(item) = find(l, info.key.as_bytes()) {
+                return if overwrite {
+                    item.set_value(&info.value)
+                } else {
+                    Ok(())
+                };
+            }
+            l.items.push(Item::owned(convert::info_to_c(&info)?));
+            Ok(())
+        })
+    })
+}
+
+/// Walks the list: with `prev` NULL, the first info; otherwise the info `prev` names (the
+/// cursor a previous call left in `*next`). `*next` becomes the cursor of the following info,
+/// or NULL after the last. The info is the list's own: it may be read or changed in place
+/// and lives until the list is released.
+///
+/// See OpenPMIx 5.0's `PMIx_Info_list_get_info`.
+///
+/// # Returns
+/// The info; NULL (and `*next` NULL) for an empty or unknown list, or a cursor that is not
+/// one of its items (5.0.11 returns garbage for an empty list).
+///
+/// # Safety
+/// `ptr_` is a handle or NULL; `next` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Info_list_get_info(
+    ptr_: *mut c_void,
+    prev: *mut c_void,
+    next: *mut *mut c_void,
+) -> *mut pmix_info_t {
+    entry::guard("PMIx_Info_list_get_info", core::ptr::null_mut(), || {
+        let found = with_list(ptr_, |l| {
+            let at = if prev.is_null() {
+                0
+            } else {
+                l.items
+                    .iter()
+                    .position(|i| core::ptr::eq(&*i.info, prev.cast()))
+                    .ok_or(Error::BadParam)?
+            };
+            let here = l.items.get_mut(at).ok_or(Error::NotFound)?;
+            let here: *mut pmix_info_t = &mut *here.info;
+            let after = l.items.get_mut(at + 1).map_or(core::ptr::null_mut(), |i| {
+                (&mut *i.info as *mut pmix_info_t).cast()
+            });
+            Ok((here, after))
+        });
+        let (info, after) = found.unwrap_or((core::ptr::null_mut(), core::ptr::null_mut()));
+        if !next.is_null() {
+            // SAFETY: per this function's contract.
+            unsafe { *next = after };
+        }
+        info
     })
 }

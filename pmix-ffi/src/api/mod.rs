@@ -11,6 +11,7 @@ pub mod objects;
 pub mod query;
 pub mod regex;
 pub mod server;
+pub mod size;
 pub mod strings;
 pub mod tool;
 pub mod topology;

@@ -664,3 +664,131 @@ pub unsafe extern "C" fn PMIx_Data_print(
         Ok(printed.status)
     })
 }
+
+/// The code of a status or event named `errname` ("PMIX_ERR_NOT_FOUND", in any case): the
+/// reverse of OpenPMIx 5.0's `PMIx_Error_string`, which names codes by their constants.
+///
+/// See OpenPMIx 5.0's `PMIx_Error_code`.
+///
+/// # Returns
+/// The code; `INT32_MIN` for an unknown name or NULL.
+///
+/// # Safety
+/// `errname` is NULL or a C string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Error_code(errname: *const c_char) -> pmix_status_t {
+    entry::guard("PMIx_Error_code", i32::MIN, || {
+        // SAFETY: per this function's contract.
+        let Some(name) = (unsafe { ptr::opt_pstr(errname) }) else {
+            return i32::MIN;
+        };
+        pmix_core::status_names::error_code(name.as_bytes()).unwrap_or(i32::MIN)
+    })
+}
+
+/// A rank as OpenPMIx prints it: a number, or the name of a special rank.
+fn rank_text(rank: pmix_rank_t) -> String {
+    match rank {
+        PMIX_RANK_UNDEF => "UNDEF".into(),
+        PMIX_RANK_WILDCARD => "WILDCARD".into(),
+        PMIX_RANK_LOCAL_NODE => "LOCAL_NODE".into(),
+        PMIX_RANK_LOCAL_PEERS => "LOCAL_PEERS".into(),
+        PMIX_RANK_INVALID => "INVALID".into(),
+        r => r.to_string(),
+    }
+}
+
+/// "[nspace,rank]" for a process, with the special ranks by name ("[NO-NAME]" for NULL).
+///
+/// See OpenPMIx 5.0's `PMIx_Proc_string`.
+///
+/// # Returns
+/// A malloc'd string; NULL only when memory runs out.
+///
+/// # Safety
+/// `proc_` is NULL or a valid process ID. Ownership: the caller frees the string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Proc_string(proc_: *const pmix_proc_t) -> *mut c_char {
+    entry::guard("PMIx_Proc_string", core::ptr::null_mut(), || {
+        // SAFETY: per this function's contract.
+        let Some(p) = (unsafe { proc_.as_ref() }) else {
+            return to_c(Some(b"[NO-NAME]".to_vec()));
+        };
+        let ns = ptr::fixed_str(&p.nspace)
+            .map(|s| s.as_bytes().to_vec())
+            .unwrap_or_default();
+        let mut s = b"[".to_vec();
+        s.extend_from_slice(&ns);
+        s.push(b',');
+        s.extend_from_slice(rank_text(p.rank).as_bytes());
+        s.push(b']');
+        // OpenPMIx prints into a buffer of 300 bytes.
+        s.truncate(299);
+        to_c(Some(s))
+    })
+}
+
+/// A multi-line description of an application: its command, argv, environment, working
+/// directory, maxprocs and infos, in OpenPMIx 5.0's layout.
+///
+/// See OpenPMIx 5.0's `PMIx_App_string`.
+///
+/// # Returns
+/// A malloc'd string; NULL for a NULL `app` (5.0.11 crashes) or when memory runs out.
+///
+/// # Safety
+/// `app` is NULL or a valid app whose argv and env are NULL-terminated and whose `info`
+/// holds `ninfo` valid infos. Ownership: the caller frees the string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_App_string(app: *const pmix_app_t) -> *mut c_char {
+    entry::guard("PMIx_App_string", core::ptr::null_mut(), || {
+        // SAFETY: per this function's contract.
+        let Some(a) = (unsafe { app.as_ref() }) else {
+            return core::ptr::null_mut();
+        };
+        let text = |p: *const c_char| {
+            // SAFETY: NULL or a C string, per this function's contract.
+            unsafe { ptr::opt_pstr(p) }
+                .map(|s| s.as_bytes().to_vec())
+                .unwrap_or_else(|| b"(null)".to_vec())
+        };
+        let mut lines: Vec<Vec<u8>> = vec![[b"CMD: ".to_vec(), text(a.cmd)].concat()];
+        for (title, list, item) in [("ARGV", a.argv, "ARGV"), ("ENV", a.env, "ENV")] {
+            lines.push(format!("    {title}:").into_bytes());
+            if list.is_null() {
+                lines.push(b"        NONE".to_vec());
+                continue;
+            }
+            // SAFETY: a NULL-terminated array, per this function's contract.
+            for (n, s) in unsafe { ptr::argv(list) }.iter().enumerate() {
+                lines.push(
+                    [
+                        format!("        {item}[{n}]: ").into_bytes(),
+                        s.as_bytes().to_vec(),
+                    ]
+                    .concat(),
+                );
+            }
+        }
+        lines.push(if a.cwd.is_null() {
+            b"    CWD: NULL".to_vec()
+        } else {
+            [b"    CWD: ".to_vec(), text(a.cwd)].concat()
+        });
+        lines.push(format!("    MAXPROCS: {}", a.maxprocs).into_bytes());
+        if a.info.is_null() {
+            lines.push(b"    INFO: NONE".to_vec());
+        } else {
+            lines.push(b"    INFO:".to_vec());
+            for n in 0..a.ninfo {
+                // SAFETY: `info` holds `ninfo` valid infos.
+                let s = unsafe { PMIx_Info_string(a.info.add(n)) };
+                let body = text(s);
+                // SAFETY: malloc'd by PMIx_Info_string (or NULL).
+                unsafe { libc::free(s.cast()) };
+                lines.push([format!("        INFO[{n}]: ").into_bytes(), body].concat());
+            }
+        }
+        to_c(Some(lines.join(&b'\n')))
+    })
+}

@@ -373,3 +373,40 @@ pub unsafe extern "C" fn PMIx_tool_connect_to_server(
     // SAFETY: forwarded contract.
     unsafe { PMIx_tool_attach_to_server(proc_, core::ptr::null_mut(), info, ninfo) }
 }
+
+/// Whether this process has a live connection to a server (a tool's primary server, or a
+/// client's own).
+///
+/// See OpenPMIx 5.0's `PMIx_tool_is_connected`.
+///
+/// # Safety
+/// No arguments.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_tool_is_connected() -> bool {
+    entry::guard("PMIx_tool_is_connected", false, || {
+        lifecycle::client().is_ok_and(|c| c.connected())
+    })
+}
+
+/// NOT IMPLEMENTED: would make this tool a server with `module` for its host, serving the
+/// processes that connect to it.
+///
+/// See OpenPMIx 5.0's `PMIx_tool_set_server_module`. Our tools accept no connections, so a
+/// host module would never be called; rather than keep it and pretend, the call is refused.
+///
+/// # Returns
+/// `PMIX_ERR_BAD_PARAM` for a NULL `module`; otherwise `PMIX_ERR_NOT_SUPPORTED`.
+///
+/// # Safety
+/// `module` is NULL or a valid host module (never read).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_tool_set_server_module(
+    module: *mut pmix_server_module_t,
+) -> pmix_status_t {
+    entry::status("PMIx_tool_set_server_module", || {
+        if module.is_null() {
+            return Err(pmix_core::Error::BadParam);
+        }
+        Err(pmix_core::Error::NotSupported)
+    })
+}

@@ -166,6 +166,23 @@ pub(crate) fn table() -> Vec<Entry> {
             },
         },
         Entry {
+            name: "PMIx_App_string",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_App_string in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(*const pmix_app_t) -> *mut c_char =
+                    unsafe { l.sym("PMIx_App_string") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Ptr(!f(std::ptr::null()).is_null()),
+                        _ => Outcome::Ptr(!f(std::ptr::null()).is_null()),
+                    }
+                }
+            },
+        },
+        Entry {
             name: "PMIx_Argv_append_nosize",
             kind: Kind::Implemented,
             modes: &[Mode::Null, Mode::Valid],
@@ -1457,6 +1474,23 @@ pub(crate) fn table() -> Vec<Entry> {
             },
         },
         Entry {
+            name: "PMIx_Error_code",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Error_code in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(*const c_char) -> pmix_status_t =
+                    unsafe { l.sym("PMIx_Error_code") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Status(f(a.text())),
+                        _ => Outcome::Status(f(std::ptr::null())),
+                    }
+                }
+            },
+        },
+        Entry {
             name: "PMIx_Geometry_construct",
             kind: Kind::Implemented,
             modes: &[Mode::Null, Mode::Valid],
@@ -1653,6 +1687,23 @@ pub(crate) fn table() -> Vec<Entry> {
             },
         },
         Entry {
+            name: "PMIx_Info_get_size",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_get_size in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(*const pmix_info_t, *mut usize) -> pmix_status_t =
+                    unsafe { l.sym("PMIx_Info_get_size") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Status(f(a.info(), std::ptr::null_mut())),
+                        _ => Outcome::Status(f(std::ptr::null(), std::ptr::null_mut())),
+                    }
+                }
+            },
+        },
+        Entry {
             name: "PMIx_Info_is_end",
             kind: Kind::Implemented,
             modes: &[Mode::Null, Mode::Valid],
@@ -1733,6 +1784,212 @@ pub(crate) fn table() -> Vec<Entry> {
                     match mode {
                         Mode::Valid => Outcome::Int(f(a.info()) as i64),
                         _ => Outcome::Int(f(std::ptr::null()) as i64),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_Info_list_add_unique",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_list_add_unique in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *const c_char,
+                    *const c_void,
+                    pmix_data_type_t,
+                    bool,
+                ) -> pmix_status_t = unsafe { l.sym("PMIx_Info_list_add_unique") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            let l0: unsafe extern "C" fn() -> *mut c_void =
+                                l.sym("PMIx_Info_list_start");
+                            let h = l0();
+                            let rc = f(h, a.text(), a.text().cast(), PMIX_STRING, true);
+                            let r: unsafe extern "C" fn(*mut c_void) =
+                                l.sym("PMIx_Info_list_release");
+                            r(h);
+                            Outcome::Status(rc)
+                        }
+                        _ => Outcome::Status(f(
+                            std::ptr::null_mut(),
+                            std::ptr::null(),
+                            std::ptr::null(),
+                            PMIX_STRING,
+                            true,
+                        )),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_Info_list_add_value",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_list_add_value in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *const c_char,
+                    *const pmix_value_t,
+                ) -> pmix_status_t = unsafe { l.sym("PMIx_Info_list_add_value") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            let l0: unsafe extern "C" fn() -> *mut c_void =
+                                l.sym("PMIx_Info_list_start");
+                            let h = l0();
+                            let rc = f(h, a.text(), a.value());
+                            let r: unsafe extern "C" fn(*mut c_void) =
+                                l.sym("PMIx_Info_list_release");
+                            r(h);
+                            Outcome::Status(rc)
+                        }
+                        _ => Outcome::Status(f(
+                            std::ptr::null_mut(),
+                            std::ptr::null(),
+                            std::ptr::null(),
+                        )),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_Info_list_add_value_unique",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_list_add_value_unique in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *const c_char,
+                    *const pmix_value_t,
+                    bool,
+                ) -> pmix_status_t = unsafe { l.sym("PMIx_Info_list_add_value_unique") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            let l0: unsafe extern "C" fn() -> *mut c_void =
+                                l.sym("PMIx_Info_list_start");
+                            let h = l0();
+                            let rc = f(h, a.text(), a.value(), false);
+                            let r: unsafe extern "C" fn(*mut c_void) =
+                                l.sym("PMIx_Info_list_release");
+                            r(h);
+                            Outcome::Status(rc)
+                        }
+                        _ => Outcome::Status(f(
+                            std::ptr::null_mut(),
+                            std::ptr::null(),
+                            std::ptr::null(),
+                            true,
+                        )),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_Info_list_get_info",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_list_get_info in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *mut c_void,
+                    *mut *mut c_void,
+                ) -> *mut pmix_info_t = unsafe { l.sym("PMIx_Info_list_get_info") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            let l0: unsafe extern "C" fn() -> *mut c_void =
+                                l.sym("PMIx_Info_list_start");
+                            let h = l0();
+                            let mut n: *mut c_void = std::ptr::null_mut();
+                            let p = f(h, std::ptr::null_mut(), &mut n);
+                            let r: unsafe extern "C" fn(*mut c_void) =
+                                l.sym("PMIx_Info_list_release");
+                            r(h);
+                            Outcome::Ptr(!p.is_null())
+                        }
+                        _ => Outcome::Ptr(
+                            !f(
+                                std::ptr::null_mut(),
+                                std::ptr::null_mut(),
+                                std::ptr::null_mut(),
+                            )
+                            .is_null(),
+                        ),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_Info_list_prepend",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_list_prepend in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *const c_char,
+                    *const c_void,
+                    pmix_data_type_t,
+                ) -> pmix_status_t = unsafe { l.sym("PMIx_Info_list_prepend") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            let l0: unsafe extern "C" fn() -> *mut c_void =
+                                l.sym("PMIx_Info_list_start");
+                            let h = l0();
+                            let rc = f(h, a.text(), a.text().cast(), PMIX_STRING);
+                            let r: unsafe extern "C" fn(*mut c_void) =
+                                l.sym("PMIx_Info_list_release");
+                            r(h);
+                            Outcome::Status(rc)
+                        }
+                        _ => Outcome::Status(f(
+                            std::ptr::null_mut(),
+                            std::ptr::null(),
+                            std::ptr::null(),
+                            PMIX_STRING,
+                        )),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_Info_list_xfer_unique",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Info_list_xfer_unique in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    *mut c_void,
+                    *const pmix_info_t,
+                    bool,
+                ) -> pmix_status_t = unsafe { l.sym("PMIx_Info_list_xfer_unique") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            let l0: unsafe extern "C" fn() -> *mut c_void =
+                                l.sym("PMIx_Info_list_start");
+                            let h = l0();
+                            let rc = f(h, a.info(), true);
+                            let r: unsafe extern "C" fn(*mut c_void) =
+                                l.sym("PMIx_Info_list_release");
+                            r(h);
+                            Outcome::Status(rc)
+                        }
+                        _ => Outcome::Status(f(std::ptr::null_mut(), std::ptr::null(), true)),
                     }
                 }
             },
@@ -2661,6 +2918,23 @@ pub(crate) fn table() -> Vec<Entry> {
             },
         },
         Entry {
+            name: "PMIx_Proc_string",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Proc_string in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(*const pmix_proc_t) -> *mut c_char =
+                    unsafe { l.sym("PMIx_Proc_string") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Ptr(!f(a.procs()).is_null()),
+                        _ => Outcome::Ptr(!f(std::ptr::null()).is_null()),
+                    }
+                }
+            },
+        },
+        Entry {
             name: "PMIx_Procid_invalid",
             kind: Kind::Implemented,
             modes: &[Mode::Null, Mode::Valid],
@@ -2995,6 +3269,30 @@ pub(crate) fn table() -> Vec<Entry> {
             },
         },
         Entry {
+            name: "PMIx_Session_control",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Session_control in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(
+                    u32,
+                    *const pmix_info_t,
+                    usize,
+                    pmix_info_cbfunc_t,
+                    *mut c_void,
+                ) -> pmix_status_t = unsafe { l.sym("PMIx_Session_control") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => {
+                            Outcome::Status(f(1, a.info(), 1, None, std::ptr::null_mut()))
+                        }
+                        _ => Outcome::Status(f(0, std::ptr::null(), 1, None, std::ptr::null_mut())),
+                    }
+                }
+            },
+        },
+        Entry {
             name: "PMIx_Setenv",
             kind: Kind::Implemented,
             modes: &[Mode::Null, Mode::Valid],
@@ -3172,6 +3470,23 @@ pub(crate) fn table() -> Vec<Entry> {
             },
         },
         Entry {
+            name: "PMIx_Value_get_size",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_Value_get_size in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(*const pmix_value_t, *mut usize) -> pmix_status_t =
+                    unsafe { l.sym("PMIx_Value_get_size") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Status(f(a.value(), std::ptr::null_mut())),
+                        _ => Outcome::Status(f(std::ptr::null(), std::ptr::null_mut())),
+                    }
+                }
+            },
+        },
+        Entry {
             name: "PMIx_Value_true",
             kind: Kind::Implemented,
             modes: &[Mode::Null, Mode::Valid],
@@ -3207,6 +3522,39 @@ pub(crate) fn table() -> Vec<Entry> {
                             f(std::ptr::null_mut(), std::ptr::null());
                             Outcome::Void
                         }
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_tool_is_connected",
+            kind: Kind::Implemented,
+            modes: &[Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_tool_is_connected in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn() -> bool = unsafe { l.sym("PMIx_tool_is_connected") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Int(f() as i64),
+                        _ => Outcome::Int(f() as i64),
+                    }
+                }
+            },
+        },
+        Entry {
+            name: "PMIx_tool_set_server_module",
+            kind: Kind::Implemented,
+            modes: &[Mode::Null, Mode::Valid],
+            call: |l, mode, a| {
+                // SAFETY: `f` has the prototype of PMIx_tool_set_server_module in OpenPMIx 5.0.11.
+                let f: unsafe extern "C" fn(*mut pmix_server_module_t) -> pmix_status_t =
+                    unsafe { l.sym("PMIx_tool_set_server_module") };
+                // SAFETY: NULL pointers, or valid data and objects made for the call.
+                unsafe {
+                    match mode {
+                        Mode::Valid => Outcome::Status(f(a.module())),
+                        _ => Outcome::Status(f(std::ptr::null_mut())),
                     }
                 }
             },
