@@ -1535,6 +1535,10 @@ PMIX_EXPORT pmix_status_t PMIx_Info_xfer(pmix_info_t *dest, const pmix_info_t *s
 
 /* Hand-written: convenience macros over the value, info and info-list functions above. */
 
+/* Declared by OpenPMIx 5.0's pmix_deprecated.h but exported by no library (its
+ * PMIX_FABRIC_CONSTRUCT macro stays inline); kept so that the declarations match. */
+PMIX_EXPORT void PMIx_Fabric_construct(pmix_regattr_t *p);
+
 #define PMIX_VALUE_LOAD(v, d, t) \
     PMIx_Value_load((v), (d), (t))
 

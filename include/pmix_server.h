@@ -213,6 +213,17 @@ typedef pmix_status_t (*pmix_server_fabric_fn_t)(const pmix_proc_t *requestor,
                                                  pmix_info_cbfunc_t cbfunc,
                                                  void *cbdata);
 
+/*
+ New in OpenPMIx 5.0: the host's session-control upcall (never called by this library: a
+ host built against the 4.2 headers has no such slot; see `PMIX_SERVER_MODULE_4_SIZE`).
+ */
+typedef pmix_status_t (*pmix_server_session_control_fn_t)(const pmix_proc_t *requestor,
+                                                          uint32_t session_id,
+                                                          const pmix_info_t *directives,
+                                                          size_t ndirs,
+                                                          pmix_info_cbfunc_t cbfunc,
+                                                          void *cbdata);
+
 typedef void (*pmix_dmodex_response_fn_t)(pmix_status_t status, char *data, size_t sz, void *cbdata);
 
 typedef void (*pmix_setup_application_cbfunc_t)(pmix_status_t status,
@@ -223,7 +234,8 @@ typedef void (*pmix_setup_application_cbfunc_t)(pmix_status_t status,
                                                 void *cbdata);
 
 /*
- The host's upcalls (OpenPMIx 4.x layout: 29 entries; NULL where the host has none).
+ The host's upcalls (OpenPMIx 5.0 layout: 29 entries, 232 bytes; hosts built against 4.2
+ have the first 28; NULL where the host has none).
  */
 typedef struct pmix_server_module_4_0_0_t {
   pmix_server_client_connected_fn_t client_connected;
@@ -254,6 +266,10 @@ typedef struct pmix_server_module_4_0_0_t {
   pmix_server_grp_fn_t group;
   pmix_server_fabric_fn_t fabric;
   pmix_server_client_connected2_fn_t client_connected2;
+  /*
+   New in OpenPMIx 5.0 (the struct grew from 224 to 232 bytes).
+   */
+  pmix_server_session_control_fn_t session_control;
 } pmix_server_module_t;
 
 /* ---- Functions ---- */

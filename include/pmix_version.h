@@ -7,10 +7,14 @@
 #define PMIx_VERSION_H
 
 /* The OpenPMIx release whose ABI this library provides. */
-#define PMIX_VERSION_MAJOR 4L
-#define PMIX_VERSION_MINOR 2L
-#define PMIX_VERSION_RELEASE 2L
+#define PMIX_VERSION_MAJOR 5L
+#define PMIX_VERSION_MINOR 0L
+#define PMIX_VERSION_RELEASE 11L
 
-#define PMIX_NUMERIC_VERSION 0x00040202
+#define PMIX_NUMERIC_VERSION 0x0005000b
+
+/* Capabilities of the 5.0 generation's ABI. */
+#define PMIX_CAP_BASE 1
+#define PMIX_CAPABILITIES (PMIX_CAP_BASE)
 
 #endif /* PMIx_VERSION_H */

@@ -19,15 +19,17 @@ use crate::values::*;
 // ---------------------------------------------------------------------------------------
 // Names of enumerations. Each returns a static string, as the C functions must.
 
-/// What `PMIx_Get_version` returns: this library's name, its version (the OpenPMIx release
-/// whose ABI it provides) and the Standard and ABI levels in the reference's layout, so that
-/// programs that parse "<name> <major>.<minor>.<release>" or the parenthesised levels get the
-/// same numbers as from OpenPMIx 4.2.
+/// What `PMIx_Get_version` returns: this library's name, its version (the newest OpenPMIx
+/// release whose ABI it provides, 5.0.11; it serves 4.2 binaries too) and the Standard and ABI
+/// levels in the reference's layout, so that programs that parse
+/// "<name> <major>.<minor>.<release>" (PRRTE: major 5 when built against 5.0) or the
+/// parenthesised levels get the same numbers as from OpenPMIx 5.0.11. The first character is
+/// above '3', which Open MPI 4.1 checks.
 pub const VERSION: &CStr = match CStr::from_bytes_with_nul(
     concat!(
         "pmix-rs ",
         env!("CARGO_PKG_VERSION"),
-        " (PMIx Standard: 4.2, Stable ABI: 0.0, Provisional ABI: 0.0)\0"
+        " (PMIx Standard: 5.1, Stable ABI: 5.0, Provisional ABI: 5.0)\0"
     )
     .as_bytes(),
 ) {
@@ -1594,7 +1596,7 @@ mod tests {
         assert_eq!(locality_string(0x23), "HWTHREAD:CORE:CORE");
         assert_eq!(storage_medium_string(0x3), "UNKNOWN");
         assert_eq!(data_type_string(70), c"UNKNOWN");
-        assert!(VERSION.to_bytes().starts_with(b"pmix-rs 4.2."));
+        assert!(VERSION.to_bytes().starts_with(b"pmix-rs 5.0."));
     }
 
     #[test]

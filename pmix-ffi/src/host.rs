@@ -78,16 +78,27 @@ impl CHost {
         }
     }
 
-    /// A host with a copy of `*module`; NULL gives a host without upcalls.
+    /// A host with a copy of `*module`'s first `PMIX_SERVER_MODULE_4_SIZE` bytes, the slots
+    /// every host has (one built against OpenPMIx 4.2's headers passes a 224-byte module,
+    /// one built against 5.0's a 232-byte one whose `session_control` this library never
+    /// calls); NULL gives a host without upcalls.
     ///
     /// # Safety
-    /// `module` is NULL or points to a valid `pmix_server_module_t`.
+    /// `module` is NULL or points to a valid module of at least 224 bytes.
     pub(crate) unsafe fn from_ptr(module: *const pmix_server_module_t) -> CHost {
-        // SAFETY: forwarded contract.
-        match unsafe { module.as_ref() } {
-            Some(m) => CHost::new(m),
-            None => CHost::new(&pmix_server_module_t::zeroed()),
+        let mut m = pmix_server_module_t::zeroed();
+        if !module.is_null() {
+            // SAFETY: the caller's module has at least PMIX_SERVER_MODULE_4_SIZE bytes, and
+            // `m` has more; all-zero or copied function pointers are valid Options.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    module.cast::<u8>(),
+                    (&mut m as *mut pmix_server_module_t).cast::<u8>(),
+                    PMIX_SERVER_MODULE_4_SIZE,
+                )
+            };
         }
+        CHost::new(&m)
     }
 
     /// Records the `server_object` given to `PMIx_server_register_client` for `proc`.

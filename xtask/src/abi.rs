@@ -813,3 +813,15 @@ mod tests {
         assert_eq!(m["pmix_b_t"], ["cmd", "fn", "data", "key"]);
     }
 }
+
+/// Whether a line of `check`'s report is about one of `names` (a constant, type, member of
+/// that type, prototype or symbol of that name).
+pub fn names_item(line: &str, names: &[&str]) -> bool {
+    let Some((_, rest)) = line.split_once(' ') else {
+        return false;
+    };
+    let item = rest.split([':', ' ']).next().unwrap_or("");
+    names
+        .iter()
+        .any(|n| item == *n || item.strip_prefix(n).is_some_and(|r| r.starts_with('.')))
+}

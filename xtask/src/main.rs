@@ -365,7 +365,10 @@ impl Gen {
                  #define PMIX_VERSION_MAJOR {major}L\n\
                  #define PMIX_VERSION_MINOR {minor}L\n\
                  #define PMIX_VERSION_RELEASE {release}L\n\n\
-                 #define PMIX_NUMERIC_VERSION 0x{:08x}\n",
+                 #define PMIX_NUMERIC_VERSION 0x{:08x}\n\n\
+                 /* Capabilities of the 5.0 generation's ABI. */\n\
+                 #define PMIX_CAP_BASE 1\n\
+                 #define PMIX_CAPABILITIES (PMIX_CAP_BASE)\n",
                 (major << 16) | (minor << 8) | release
             )],
         )
@@ -725,18 +728,43 @@ fn abi_command(args: &[String]) -> ExitCode {
             })
         }
         (Some("check"), Some(facts)) => match (std::fs::read_to_string(facts), path(2)) {
-            (Ok(text), Some(inc)) => serde_json::from_str(&text)
-                .map_err(|e| format!("{}: {e}", facts.display()))
-                .and_then(|f| abi::check(&f, inc, path(3)))
-                .map(|(bad, total)| {
-                    for b in &bad {
-                        println!("{b}");
-                    }
-                    println!("abi: {} of {total} items match", total - bad.len());
-                    bad.is_empty()
-                }),
+            (Ok(text), Some(inc)) => {
+                // `--differs NAME...`: items that must differ (those that tell the two
+                // OpenPMIx generations apart); each must really differ, the rest must match.
+                let split = args.iter().position(|a| a == "--differs").unwrap_or(args.len());
+                let differs: Vec<&str> = args.iter().skip(split + 1).map(String::as_str).collect();
+                let lib = path(3).filter(|_| split > 3);
+                serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: {e}", facts.display()))
+                    .and_then(|f| abi::check(&f, inc, lib))
+                    .map(|(bad, total)| {
+                        let (expected, bad): (Vec<String>, Vec<String>) =
+                            bad.into_iter().partition(|b| abi::names_item(b, &differs));
+                        for b in &bad {
+                            println!("{b}");
+                        }
+                        let missing: Vec<&&str> = differs
+                            .iter()
+                            .filter(|n| !expected.iter().any(|e| abi::names_item(e, &[n])))
+                            .collect();
+                        for n in &missing {
+                            println!("{n}: expected to differ from {}, but matches", facts.display());
+                        }
+                        if expected.is_empty() {
+                            println!("abi: {} of {total} items match", total - bad.len());
+                        } else {
+                            println!(
+                                "abi: {} of {total} items match; {} differ as expected ({})",
+                                total - bad.len() - expected.len(),
+                                expected.len(),
+                                differs.join(", ")
+                            );
+                        }
+                        bad.is_empty() && missing.is_empty()
+                    })
+            }
             (Err(e), _) => Err(format!("{}: {e}", facts.display())),
-            (_, None) => Err("usage: abi check FACTS INCLUDE_DIR [LIB]".into()),
+            (_, None) => Err("usage: abi check FACTS INCLUDE_DIR [LIB] [--differs NAME...]".into()),
         },
         _ => Err("usage: abi dump INCLUDE_DIR [LIB] [--same-as FACTS] | abi check FACTS INCLUDE_DIR [LIB]".into()),
     };

@@ -564,15 +564,17 @@ pub unsafe extern "C" fn PMIx_Info_directives_string(
     })
 }
 
-/// This library's version: "pmix-rs <version> (PMIx Standard: 4.2, Stable ABI: 0.0,
-/// Provisional ABI: 0.0)", where <version> is the OpenPMIx release whose ABI it provides.
+/// This library's version: "pmix-rs <version> (PMIx Standard: 5.1, Stable ABI: 5.0,
+/// Provisional ABI: 5.0)", where <version> is the newest OpenPMIx release whose ABI it
+/// provides (5.0.11; 4.2 binaries are served too).
 ///
 /// See PMIx Standard v5, `PMIx_Get_version`.
 ///
 /// # Returns
 /// A static string; never NULL. Its first word names this library and its second is
-/// "major.minor.release", as OpenPMIx's ("OpenPMIx 4.2.2rc2 (...)") is: PRRTE reads it with
-/// `sscanf("%s %u.%u.%u")`, Open MPI 4.1 refuses a first character below '3'.
+/// "major.minor.release", as OpenPMIx's ("OpenPMIx 5.0.11rc1 (...)") is: PRRTE reads it with
+/// `sscanf("%s %u.%u.%u")` and, built against 5.0, refuses major 4; Open MPI 4.1 refuses a
+/// first character below '3'.
 ///
 /// # Safety
 /// None.
