@@ -19,6 +19,9 @@ use crate::values::*;
 // ---------------------------------------------------------------------------------------
 // Names of enumerations. Each returns a static string, as the C functions must.
 
+/// The PMIx Standard level of the ABI this library provides, as OpenPMIx 5.0.11 reports it.
+pub const STANDARD_VERSION: &str = "5.1";
+
 /// What `PMIx_Get_version` returns: this library's name, its version (the newest OpenPMIx
 /// release whose ABI it provides, 5.0.11; it serves 4.2 binaries too) and the Standard and ABI
 /// levels in the reference's layout, so that programs that parse

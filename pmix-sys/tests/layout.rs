@@ -1,5 +1,7 @@
 //! Sizes, alignments and member offsets of every ABI type, as the OpenPMIx 4.2 headers
-//! give them on x86_64 Linux (numbers measured with the C compiler on those headers).
+//! give them on x86_64 Linux (numbers measured with the C compiler on those headers), and
+//! 5.0's, which differ only in `pmix_server_module_t` (224 → 232 bytes: `session_control`
+//! appended at 224).
 
 #![cfg(all(target_arch = "x86_64", target_os = "linux"))]
 
@@ -78,7 +80,8 @@ fn sizes_and_alignments() {
     layout!(pmix_rank_t, 4, 4);
     layout!(pmix_regattr_t, 536, 8);
     layout!(pmix_scope_t, 1, 1);
-    layout!(pmix_server_module_t, 224, 8);
+    layout!(pmix_server_module_t, 232, 8);
+    assert_eq!(PMIX_SERVER_MODULE_4_SIZE, 224);
     layout!(pmix_status_t, 4, 4);
     layout!(pmix_storage_access_type_t, 2, 2);
     layout!(pmix_storage_accessibility_t, 8, 8);
@@ -234,6 +237,7 @@ fn member_offsets() {
     member!(pmix_server_module_t, tool_connected, 128, 8);
     member!(pmix_server_module_t, unpublish, 56, 8);
     member!(pmix_server_module_t, validate_credential, 176, 8);
+    member!(pmix_server_module_t, session_control, 224, 8);
     member!(pmix_topology_t, source, 0, 8);
     member!(pmix_topology_t, topology, 8, 8);
     member!(pmix_value_t, data, 8, 24);

@@ -36,9 +36,10 @@ pub const HEADER_LEN: usize = 16;
 pub const VERSION: &str = "4.2.2";
 
 /// The ABI versions this library provides (`PMIX_QUERY_STABLE_ABI_VERSION`,
-/// `PMIX_QUERY_PROVISIONAL_ABI_VERSION`): those of OpenPMIx 4.2, whose ABI it reproduces.
-pub const STABLE_ABI_VERSION: &str = "0.0";
-pub const PROVISIONAL_ABI_VERSION: &str = "0.0";
+/// `PMIX_QUERY_PROVISIONAL_ABI_VERSION`): those of OpenPMIx 5.0.11, whose ABI it provides
+/// (4.2.2 said "0.0" for both).
+pub const STABLE_ABI_VERSION: &str = "5.0";
+pub const PROVISIONAL_ABI_VERSION: &str = "5.0";
 
 /// The bytes of one frame: header (big-endian pindex, tag, length; 4 bytes of padding)
 /// followed by the payload.

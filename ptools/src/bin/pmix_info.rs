@@ -110,7 +110,11 @@ fn main() {
         &pmix_core::print::VERSION.to_string_lossy(),
     );
     out("PMIX", "pmix:version", version);
-    out("PMIX Standard", "pmix:std", &format!("{major}.{minor}"));
+    out(
+        "PMIX Standard",
+        "pmix:std",
+        pmix_core::print::STANDARD_VERSION,
+    );
     out(
         "PMIX Standard ABI",
         "pmix:abi",
