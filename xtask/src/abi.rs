@@ -777,6 +777,18 @@ pub fn differences(want: &Value, got: &Value) -> Vec<String> {
     out
 }
 
+/// Whether a line of `check`'s report is about one of `names` (a constant, type, member of
+/// that type, prototype or symbol of that name).
+pub fn names_item(line: &str, names: &[&str]) -> bool {
+    let Some((_, rest)) = line.split_once(' ') else {
+        return false;
+    };
+    let item = rest.split([':', ' ']).next().unwrap_or("");
+    names
+        .iter()
+        .any(|n| item == *n || item.strip_prefix(n).is_some_and(|r| r.starts_with('.')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -812,16 +824,23 @@ mod tests {
         let m = struct_members(&h(text));
         assert_eq!(m["pmix_b_t"], ["cmd", "fn", "data", "key"]);
     }
-}
 
-/// Whether a line of `check`'s report is about one of `names` (a constant, type, member of
-/// that type, prototype or symbol of that name).
-pub fn names_item(line: &str, names: &[&str]) -> bool {
-    let Some((_, rest)) = line.split_once(' ') else {
-        return false;
-    };
-    let item = rest.split([':', ' ']).next().unwrap_or("");
-    names
-        .iter()
-        .any(|n| item == *n || item.strip_prefix(n).is_some_and(|r| r.starts_with('.')))
+    #[test]
+    fn names_item_matches_constants_types_and_members() {
+        let n = ["PMIX_VERSION_MAJOR", "pmix_server_module_t"];
+        assert!(super::names_item(
+            "constant PMIX_VERSION_MAJOR: reference \"5\", ours \"4\"",
+            &n
+        ));
+        assert!(super::names_item(
+            "type pmix_server_module_t: reference size=232",
+            &n
+        ));
+        assert!(super::names_item(
+            "member pmix_server_module_t.session_control: x",
+            &n
+        ));
+        assert!(!super::names_item("constant PMIX_VERSION_MAJORX: x", &n));
+        assert!(!super::names_item("type pmix_proc_t: x", &n));
+    }
 }

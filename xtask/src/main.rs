@@ -117,6 +117,10 @@ const STRUCT_TAGS: &[(&str, &str)] = &[
 /// Rust helper constants that are not part of the C API.
 const RUST_ONLY: &[&str] = &["PMIX_NSPACE_BUFLEN", "PMIX_KEY_BUFLEN"];
 
+/// The API source files, the names of every exported function, and those of them that go to
+/// `pmix_deprecated.h`.
+type ApiSources = (Vec<String>, BTreeSet<String>, BTreeSet<String>);
+
 struct Gen {
     root: PathBuf,
 }
@@ -177,7 +181,7 @@ impl Gen {
     }
 
     /// Every exported function name in the API sources, for the exclusion lists.
-    fn api_sources(&self) -> Result<(Vec<String>, BTreeSet<String>, BTreeSet<String>), String> {
+    fn api_sources(&self) -> Result<ApiSources, String> {
         let dir = self.root.join("pmix-ffi/src/api");
         let mut files = Vec::new();
         let mut names = BTreeSet::new();
