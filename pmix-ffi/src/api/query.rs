@@ -16,14 +16,17 @@ use crate::entry;
 use crate::lifecycle;
 use crate::ptr;
 
-use pmix_core::wire::{PROVISIONAL_ABI_VERSION, STABLE_ABI_VERSION};
+/// The ABI levels a query before init gets: OpenPMIx 4.2.2's answer ("0.0"), the only
+/// reference that answers before init (5.0.11 says `PMIX_ERR_INIT`; its levels, "5.0", are
+/// `pmix_core::wire::STABLE_ABI_VERSION`, which `pmix_info` prints). docs/notes/abi-5.0.md.
+const PREINIT_ABI_VERSION: &str = "0.0";
 
 /// The answer to `key` that needs no session, if there is one.
 fn preinit_answer(key: &[u8]) -> Option<Value> {
-    if key == PMIX_QUERY_STABLE_ABI_VERSION.to_bytes() {
-        Some(Value::from(STABLE_ABI_VERSION))
-    } else if key == PMIX_QUERY_PROVISIONAL_ABI_VERSION.to_bytes() {
-        Some(Value::from(PROVISIONAL_ABI_VERSION))
+    if key == PMIX_QUERY_STABLE_ABI_VERSION.to_bytes()
+        || key == PMIX_QUERY_PROVISIONAL_ABI_VERSION.to_bytes()
+    {
+        Some(Value::from(PREINIT_ABI_VERSION))
     } else {
         None
     }
