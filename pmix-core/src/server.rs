@@ -2232,7 +2232,10 @@ impl Shared {
                     },
                 );
             }
-            let c = st.collectives.get_mut(&key).expect("just inserted");
+            let c = st
+                .collectives
+                .get_mut(&key)
+                .expect("inserted above or by an earlier arrival");
             c.collect |= collect;
             c.arrived.push((id, tag, me.clone()));
             c.expected.remove(me);

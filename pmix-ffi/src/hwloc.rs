@@ -45,6 +45,12 @@ unsafe extern "C" {
     // Part of libhwloc's API since 1.x, but not bound by `hwlocality-sys`.
     fn hwloc_bitmap_list_sscanf(bitmap: *mut hwloc_bitmap_s, string: *const c_char) -> c_int;
     fn hwloc_bitmap_snprintf(buf: *mut c_char, len: usize, bitmap: hwloc_const_bitmap_t) -> c_int;
+    // hwloc/shmem.h (hwloc 2.x).
+    fn hwloc_shmem_topology_get_length(
+        topology: *mut hwloc_topology,
+        lengthp: *mut usize,
+        flags: core::ffi::c_ulong,
+    ) -> c_int;
 }
 
 /// The text of an snprintf-like hwloc call: asks for the length, then fills a buffer of that
@@ -210,14 +216,6 @@ pub(crate) fn cpuset_bitmap_bytes(c: &pmix_cpuset_t) -> usize {
 /// (`hwloc_shmem_topology_get_length`), what OpenPMIx 5.0 counts for a topology; None for an
 /// unset or foreign topology, or when hwloc cannot tell.
 pub(crate) fn topology_shmem_length(t: &pmix_topology_t) -> Option<usize> {
-    unsafe extern "C" {
-        // hwloc/shmem.h (hwloc 2.x), not bound by `hwlocality-sys`.
-        fn hwloc_shmem_topology_get_length(
-            topology: *mut hwloc_topology,
-            lengthp: *mut usize,
-            flags: core::ffi::c_ulong,
-        ) -> c_int;
-    }
     // SAFETY: `source` is NULL or a C string in a valid topology.
     if t.topology.is_null() || !unsafe { c_source_is_hwloc(t.source) } {
         return None;

@@ -9,7 +9,7 @@
 
 use core::ffi::{c_char, c_int};
 
-use pmix_core::{Error, Result};
+use pmix_core::{Error, PStr, Result};
 use pmix_sys::*;
 
 use crate::alloc;
@@ -248,33 +248,19 @@ unsafe fn split(
     let Some(s) = (unsafe { ptr::opt_pstr(src) }) else {
         return Ok(core::ptr::null_mut());
     };
-    let bytes = s.as_bytes();
     // C compares `char` (signed here) with the int delimiter.
     let is_delim = |b: u8| c_int::from(b as c_char) == delimiter;
-    let mut out: *mut *mut c_char = core::ptr::null_mut();
-    let mut rest = bytes;
-    let result = (|| {
-        while !rest.is_empty() {
-            let len = rest.iter().position(|&b| is_delim(b)).unwrap_or(rest.len());
-            if len > 0 || include_empty {
-                let token = alloc::cstring(&rest[..len])?;
-                // SAFETY: `out` is NULL or the malloc'd array built so far; `token` is malloc'd.
-                let n = unsafe { count(out) };
-                // SAFETY: as above.
-                unsafe { insert(&mut out, n, token) }?;
-            }
-            rest = &rest[(len + 1).min(rest.len())..];
+    let mut tokens = Vec::new();
+    let mut rest = s.as_bytes();
+    while !rest.is_empty() {
+        let len = rest.iter().position(|&b| is_delim(b)).unwrap_or(rest.len());
+        if len > 0 || include_empty {
+            tokens.push(PStr::from(&rest[..len]));
         }
-        Ok(())
-    })();
-    match result {
-        Ok(()) => Ok(out),
-        Err(e) => {
-            // SAFETY: the partial array holds only malloc'd strings.
-            unsafe { alloc::free_argv(out) };
-            Err(e)
-        }
+        rest = &rest[(len + 1).min(rest.len())..];
     }
+    // NULL for no tokens, as OpenPMIx.
+    alloc::argv(&tokens)
 }
 
 /// The entries of `argv` joined by the character `delimiter`, malloc'd; an empty string for a
@@ -312,23 +298,14 @@ pub unsafe extern "C" fn PMIx_Argv_copy(argv: *mut *mut c_char) -> *mut *mut c_c
             return core::ptr::null_mut();
         }
         // SAFETY: per this function's contract.
-        let n = unsafe { count(argv) };
-        let Ok(out) = alloc::calloc::<*mut c_char>(n + 1) else {
-            return core::ptr::null_mut();
+        let list = unsafe { ptr::argv(argv) };
+        // An empty array copies to an array holding only the terminator.
+        let copy = if list.is_empty() {
+            alloc::calloc::<*mut c_char>(1)
+        } else {
+            alloc::argv(&list)
         };
-        for i in 0..n {
-            // SAFETY: i < n; each entry is a C string; `out` has n + 1 zeroed slots.
-            match unsafe { dup(*argv.add(i)) } {
-                // SAFETY: slot i of the n + 1 zeroed slots.
-                Ok(s) => unsafe { *out.add(i) = s },
-                Err(_) => {
-                    // SAFETY: `out` is NULL-terminated and holds only malloc'd strings.
-                    unsafe { alloc::free_argv(out) };
-                    return core::ptr::null_mut();
-                }
-            }
-        }
-        out
+        copy.unwrap_or(core::ptr::null_mut())
     })
 }
 

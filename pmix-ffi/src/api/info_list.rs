@@ -275,24 +275,18 @@ fn find<'a>(l: &'a mut InfoList, key: &[u8]) -> Option<&'a mut Item> {
         .find(|i| ptr::fixed_str(&i.info.key).is_ok_and(|k| k.as_bytes() == key))
 }
 
-/// Adds `key` = `value` unless the key is on the list already; then its value is replaced
-/// when `overwrite`, and left alone otherwise.
-fn add_unique(
-    ptr_: *mut c_void,
-    key: pmix_core::PStr,
-    value: Value,
-    overwrite: bool,
-) -> Result<()> {
+/// Appends a copy of `info` (flags included) unless its key is on the list already; then that
+/// item's value is replaced when `overwrite`, and left alone otherwise.
+fn put_unique(ptr_: *mut c_void, info: Info, overwrite: bool) -> Result<()> {
     with_list(ptr_, |l| {
-        if let Some(item) = find(l, key.as_bytes()) {
+        if let Some(item) = find(l, info.key.as_bytes()) {
             return if overwrite {
-                item.set_value(&value)
+                item.set_value(&info.value)
             } else {
                 Ok(())
             };
         }
-        l.items
-            .push(Item::owned(convert::info_to_c(&Info::new(key, value))?));
+        l.items.push(Item::owned(convert::info_to_c(&info)?));
         Ok(())
     })
 }
@@ -320,7 +314,7 @@ pub unsafe extern "C" fn PMIx_Info_list_add_unique(
         let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
         // SAFETY: per this function's contract.
         let value = unsafe { super::value::loadable(value, type_) }?;
-        add_unique(ptr_, key, value, overwrite)
+        put_unique(ptr_, Info::new(key, value), overwrite)
     })
 }
 
@@ -374,7 +368,7 @@ pub unsafe extern "C" fn PMIx_Info_list_add_value_unique(
         let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
         // SAFETY: per this function's contract.
         let value = unsafe { convert::value_from_c(ptr::req(value)?) }?;
-        add_unique(ptr_, key, value, overwrite)
+        put_unique(ptr_, Info::new(key, value), overwrite)
     })
 }
 
@@ -426,17 +420,7 @@ pub unsafe extern "C" fn PMIx_Info_list_xfer_unique(
     entry::status("PMIx_Info_list_xfer_unique", || {
         // SAFETY: per this function's contract.
         let info = unsafe { convert::info_from_c(ptr::req(info)?) }?;
-        with_list(ptr_, |l| {
-            if let Some(item) = find(l, info.key.as_bytes()) {
-                return if overwrite {
-                    item.set_value(&info.value)
-                } else {
-                    Ok(())
-                };
-            }
-            l.items.push(Item::owned(convert::info_to_c(&info)?));
-            Ok(())
-        })
+        put_unique(ptr_, info, overwrite)
     })
 }
 

@@ -11,7 +11,7 @@
 //! (5.0.11 adds to the caller's `*size`); a cpuset counts the bytes of its bitmap (5.0.11
 //! wraps `SIZE_MAX` around). On error `*size` is left alone.
 
-use core::ffi::{CStr, c_char};
+use core::ffi::{CStr, c_char, c_void};
 use core::mem::size_of;
 
 use pmix_core::codec;
@@ -32,15 +32,6 @@ unsafe fn slen(s: *const c_char) -> usize {
         // SAFETY: forwarded contract.
         unsafe { CStr::from_ptr(s) }.to_bytes().len() + 1
     }
-}
-
-/// Reads a required pointer member.
-///
-/// # Safety
-/// `p` is NULL or valid.
-unsafe fn member<'a, T>(p: *const T) -> Result<&'a T> {
-    // SAFETY: forwarded contract.
-    unsafe { ptr::req(p) }
 }
 
 /// The fixed size of one element of a scalar type, or None.
@@ -236,40 +227,15 @@ unsafe fn value_size(v: &pmix_value_t) -> Result<usize> {
             PMIX_REGEX => size_of::<pmix_byte_object_t>() + d.bo.size,
             PMIX_COMPRESSED_STRING | PMIX_COMPRESSED_BYTE_OBJECT => compressed_len(&d.bo),
             PMIX_ENVAR => size_of::<pmix_envar_t>() + slen(d.envar.envar) + slen(d.envar.value),
-            PMIX_DATA_ARRAY => size_of::<pmix_data_array_t>() + darray_size(member(d.darray)?)?,
-            PMIX_PROC_INFO => {
-                size_of::<pmix_proc_info_t>() + elem_extra(member(d.pinfo)?.cast_ptr(), v.r#type)?
-            }
-            PMIX_COORD => size_of::<pmix_coord_t>() + coord_size(member(d.coord)?),
-            PMIX_GEOMETRY => size_of::<pmix_geometry_t>() + geometry_size(member(d.geometry)?),
-            PMIX_DEVICE_DIST => {
-                size_of::<pmix_device_distance_t>()
-                    + elem_extra(member(d.devdist)?.cast_ptr(), v.r#type)?
-            }
-            PMIX_ENDPOINT => {
-                size_of::<pmix_endpoint_t>() + elem_extra(member(d.endpoint)?.cast_ptr(), v.r#type)?
-            }
-            PMIX_REGATTR => {
-                size_of::<pmix_regattr_t>() + regattr_size(member(d.ptr.cast::<pmix_regattr_t>())?)
-            }
-            PMIX_DATA_BUFFER => size_of::<pmix_data_buffer_t>() + member(d.dbuf)?.bytes_used,
-            PMIX_PROC_STATS => {
-                size_of::<pmix_proc_stats_t>() + elem_extra(member(d.pstats)?.cast_ptr(), v.r#type)?
-            }
-            PMIX_DISK_STATS => {
-                size_of::<pmix_disk_stats_t>()
-                    + elem_extra(member(d.dkstats)?.cast_ptr(), v.r#type)?
-            }
-            PMIX_NET_STATS => {
-                size_of::<pmix_net_stats_t>()
-                    + elem_extra(member(d.netstats)?.cast_ptr(), v.r#type)?
-            }
-            PMIX_NODE_STATS => size_of::<pmix_node_stats_t>() + node_stats_size(member(d.ndstats)?),
-            PMIX_PROC_CPUSET => size_of::<pmix_cpuset_t>() + cpuset_size(member(d.cpuset)?),
-            PMIX_TOPO => {
-                size_of::<pmix_topology_t>()
-                    + crate::hwloc::topology_shmem_length(member(d.topo)?)
-                        .ok_or(Error::Status(PMIX_ERROR))?
+            PMIX_DATA_ARRAY => size_of::<pmix_data_array_t>() + darray_size(ptr::req(d.darray)?)?,
+            // Structures held by pointer: every pointer member of the union is the same
+            // pointer, and `elem_extra` counts what each kind owns.
+            PMIX_PROC_INFO | PMIX_COORD | PMIX_GEOMETRY | PMIX_DEVICE_DIST | PMIX_ENDPOINT
+            | PMIX_REGATTR | PMIX_DATA_BUFFER | PMIX_PROC_STATS | PMIX_DISK_STATS
+            | PMIX_NET_STATS | PMIX_NODE_STATS | PMIX_PROC_CPUSET | PMIX_TOPO => {
+                let p = ptr::req(d.ptr.cast_const())?;
+                crate::convert::elem_size(v.r#type)?
+                    + elem_extra((p as *const c_void).cast(), v.r#type)?
             }
             t => scalar(t).ok_or(Error::Status(PMIX_ERR_UNKNOWN_DATA_TYPE))?,
         }
@@ -297,16 +263,6 @@ unsafe fn info_size(i: &pmix_info_t) -> Result<usize> {
         len + 1
     };
     Ok(v + key + size_of::<pmix_info_t>())
-}
-
-/// A pointer to `T` as bytes.
-trait CastPtr {
-    fn cast_ptr(&self) -> *const u8;
-}
-impl<T> CastPtr for T {
-    fn cast_ptr(&self) -> *const u8 {
-        (self as *const T).cast()
-    }
 }
 
 /// The memory `val` occupies: its structure and what it holds.
