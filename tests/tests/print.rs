@@ -26,6 +26,18 @@ type DataPrint = unsafe extern "C" fn(
     pmix_data_type_t,
 ) -> pmix_status_t;
 
+/// OpenPMIx 4.2.2's `PMIx_IOF_channel_string` (also behind `PMIx_Data_print` and
+/// `PMIx_Value_string` of an IOF channel) writes one static buffer without a lock, and never
+/// clears it. The tests run on several threads of one process: those that reach it take this
+/// lock, or one test's calls overwrite another's answer between the write and the read.
+static REFERENCE_IOF_BUFFER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn iof_buffer() -> std::sync::MutexGuard<'static, ()> {
+    REFERENCE_IOF_BUFFER
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The text of a static C string.
 fn text(p: *const c_char) -> Option<Vec<u8>> {
     // SAFETY: the libraries return NULL or C strings.
@@ -123,6 +135,7 @@ fn u8_enumerations() {
 
 #[test]
 fn u16_enumerations() {
+    let _buffer = iof_buffer();
     let all: Vec<u16> = (0..=u16::MAX).collect();
     compare_names("PMIx_Data_type_string", &all);
     compare_names("PMIx_IOF_channel_string", &all);
@@ -1181,6 +1194,7 @@ fn transcript(a: &Api, c: &Case) -> Vec<(String, String)> {
 
 #[test]
 fn renderings_of_every_type() {
+    let _buffer = iof_buffer();
     let cases = cases();
     let [r, o] = both().map(api);
     let mut failures = Vec::new();
@@ -1258,6 +1272,7 @@ fn data_print_without_datum() {
 /// checks ours for those.
 #[test]
 fn zeroed_values() {
+    let _buffer = iof_buffer();
     let [r, o] = both().map(api);
     let crash = [
         PMIX_PROC_INFO,
@@ -1308,6 +1323,7 @@ fn zeroed_values() {
 /// commands, localities, storage flags, floats in several widths.
 #[test]
 fn data_print_over_ranges() {
+    let _buffer = iof_buffer();
     let [r, o] = both().map(api);
     let mut failures = Vec::new();
     let mut check = |ty: pmix_data_type_t, src: *mut c_void, what: String| {
