@@ -51,6 +51,9 @@ pub struct ClientEnv {
     /// The server offered gds "rsshm" (`PMIX_GDS_MODULE` names it): the client declares it
     /// and maps the job-data segment the server names.
     pub gds_shm: bool,
+    /// The server announced OpenPMIx 5 or later (`PMIX_VERSION`, which its
+    /// `PMIx_server_setup_fork` sets): group messages carry the membership.
+    pub server_v5: bool,
 }
 
 impl ClientEnv {
@@ -79,6 +82,7 @@ impl ClientEnv {
             ),
             gds_shm: get("PMIX_GDS_MODULE")
                 .is_some_and(|l| l.split(',').any(|g| g.trim() == crate::server::GDS_SHM)),
+            server_v5: get("PMIX_VERSION").is_some_and(|v| crate::wire::is_v5(v.as_bytes())),
         }))
     }
 }
@@ -100,6 +104,15 @@ pub struct Client {
     modex: Option<crate::datastore::segment::ModexReader>,
     /// Connected through the server's Unix socket (not TCP).
     unix: bool,
+    groups: Groups,
+}
+
+/// The groups this process constructed, with their members: a server of OpenPMIx's 5
+/// generation keeps no record of them, and its group destruct wants them named.
+#[derive(Default)]
+struct Groups {
+    server_v5: bool,
+    known: Arc<Mutex<std::collections::HashMap<Vec<u8>, Vec<Proc>>>>,
 }
 
 /// Receives forwarded output: the registration id, the source, the channel, the bytes
@@ -240,13 +253,15 @@ impl Client {
             return Ok(Client::singleton());
         };
         let sock = handshake(&env)?;
-        Client::start(
+        let mut client = Client::start(
             sock,
             env.me.clone(),
             Proc::new(env.uri.nspace.clone(), env.uri.rank),
             env.mode,
             env.gds_shm,
-        )
+        )?;
+        client.groups.server_v5 = env.server_v5;
+        Ok(client)
     }
 
     /// Takes over a connection whose handshake is done (a client's or a tool's), asks for
@@ -284,6 +299,7 @@ impl Client {
             finalized: AtomicBool::new(false),
             modex: None,
             unix,
+            groups: Groups::default(),
         };
         client.install_event_receiver();
         // The job data.
@@ -394,6 +410,7 @@ impl Client {
             finalized: AtomicBool::new(false),
             modex: None,
             unix: false,
+            groups: Groups::default(),
         }
     }
 
@@ -415,6 +432,7 @@ impl Client {
             finalized: AtomicBool::new(false),
             modex: None,
             unix: false,
+            groups: Groups::default(),
         }
     }
 
@@ -463,6 +481,20 @@ impl Client {
             return Err(Error::Unreach);
         }
         self.conn.as_ref().ok_or(Error::Unreach)
+    }
+
+    /// Sends one request as it is given (a command byte and its payload, packed in this
+    /// connection's buffer type, [`Client::buffer_type`]) and returns the server's reply:
+    /// for tests that speak the protocol's commands directly.
+    #[doc(hidden)]
+    pub fn request_raw(&self, payload: Vec<u8>) -> Result<Vec<u8>> {
+        self.request(payload, None)
+    }
+
+    /// The buffer type this connection packs in.
+    #[doc(hidden)]
+    pub fn buffer_type(&self) -> BufferType {
+        self.mode
     }
 
     fn request(&self, payload: Vec<u8>, timeout: Option<Duration>) -> Result<Vec<u8>> {
@@ -1186,8 +1218,11 @@ impl Client {
         self.infos_request_nb(p.into_bytes(), done)
     }
 
-    /// `PMIx_Group_construct`/`destruct`: the reply is a status and, unless the server
-    /// ran in "hybrid" mode, a context id.
+    /// `PMIx_Group_construct`/`destruct`. The construct reply is a status, from a 5.0 server
+    /// the final membership, and unless the server ran in "hybrid" mode a context id; the
+    /// results are, as OpenPMIx 5.0 gives them, the group id, the membership and the context
+    /// id. A 5.0 server's destruct wants the members named: a group this process did not
+    /// construct is `PMIX_ERR_NOT_FOUND` there, as with OpenPMIx 5.0.
     pub fn group_nb(
         &self,
         construct: bool,
@@ -1196,6 +1231,7 @@ impl Client {
         info: &[Info],
         done: Done<Vec<Info>>,
     ) -> Result<()> {
+        let v5 = self.groups.server_v5;
         let mut p = Pack::cmd(
             self.mode,
             if construct {
@@ -1207,14 +1243,48 @@ impl Client {
         p.string(Some(grp));
         if construct {
             p.procs_always(procs);
+        } else if v5 {
+            let members = self.groups.known.lock().get(grp).cloned();
+            p.procs_always(&members.ok_or(Error::NotFound)?);
         }
         p.infos(info);
         let mode = self.mode;
+        let known = self.groups.known.clone();
+        let (grp, mut asked) = (grp.to_vec(), procs.to_vec());
         self.request_nb(p.into_bytes(), move |r| {
+            if !construct {
+                known.lock().remove(&grp);
+            }
             done(r.and_then(|b| {
                 let mut u = Unpack::new(mode, &b);
                 status_result(u.status()?)?;
-                let mut out = Vec::new();
+                if !construct {
+                    return Ok(Vec::new());
+                }
+                // A 5.0 server whose host named no membership sends none: the members are
+                // then those asked for (OpenPMIx 5.0's client fails there).
+                let told = if v5 && !u.at_end() {
+                    u.procs()?
+                } else {
+                    Vec::new()
+                };
+                let members = if told.is_empty() {
+                    asked.sort();
+                    asked.dedup();
+                    asked
+                } else {
+                    told
+                };
+                let mut out = vec![Info::new(
+                    PMIX_GROUP_ID.to_bytes(),
+                    Value::String(Some(PStr::from(&grp[..]))),
+                )];
+                if !members.is_empty() {
+                    out.push(Info::new(
+                        PMIX_GROUP_MEMBERSHIP.to_bytes(),
+                        Value::proc_array(members.clone()),
+                    ));
+                }
                 if !u.at_end()
                     && let Ok(ctx) = u.size()
                     && ctx != 0
@@ -1224,6 +1294,7 @@ impl Client {
                         Value::Size(ctx as u64),
                     ));
                 }
+                known.lock().insert(grp, members);
                 Ok(out)
             }))
         })

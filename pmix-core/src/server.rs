@@ -263,6 +263,9 @@ struct Peer {
     ds21: bool,
     /// Its uid and gid, verified at the handshake: what the host is told of every request.
     ids: crate::security::PeerIds,
+    /// It announced OpenPMIx 5 or later: its group destruct names the members and its group
+    /// construct reply carries them.
+    v5: bool,
     finalized: bool,
     /// Event codes registered; `None` inside = a default handler.
     codes: Vec<Option<pmix_status_t>>,
@@ -1258,6 +1261,7 @@ impl Shared {
                 shm,
                 ds21,
                 ids,
+                v5: crate::wire::is_v5(hello.version.as_bytes()),
                 finalized: false,
                 codes: Vec::new(),
             },
@@ -1690,6 +1694,10 @@ impl Shared {
             }
             cmd::GROUP_DESTRUCT => {
                 let grp = u.string()?.unwrap_or_default().into_bytes();
+                if peer.v5 {
+                    // The members it knows of; the server's own record decides.
+                    let _ = u.procs()?;
+                }
                 let info = if u.at_end() { Vec::new() } else { u.infos()? };
                 // The members are those that construct the group; destruct is collective
                 // over the same set, which each member names only by the group id.
@@ -2030,9 +2038,72 @@ impl Shared {
                 }
                 Self::reply(r, id, tag, p.into_bytes());
             }
+            cmd::RESOLVE_PEERS => {
+                // A node (none: this one) and a namespace (none: every one known here).
+                let node = u.string()?.unwrap_or_else(local_hostname);
+                let ns = u.string()?;
+                let procs = self.resolve_peers(&node, ns.as_ref())?;
+                let mut p = Pack::new(mode);
+                p.status(PMIX_SUCCESS).procs(&procs);
+                Self::reply(r, id, tag, p.into_bytes());
+            }
+            cmd::RESOLVE_NODE => {
+                let ns = u.string()?;
+                let nodes = self.resolve_nodes(ns.as_ref())?;
+                let mut p = Pack::new(mode);
+                p.status(PMIX_SUCCESS)
+                    .string(Some(nodes.join(&b","[..]).as_slice()));
+                Self::reply(r, id, tag, p.into_bytes());
+            }
             _ => return Err(Error::NotSupported),
         }
         Ok(())
+    }
+
+    /// The processes of `ns` (none: of every namespace registered here) on `node`, from
+    /// the registered job data. `PMIX_ERR_NOT_FOUND` for a namespace not registered here.
+    fn resolve_peers(&self, node: &PStr, ns: Option<&PStr>) -> Result<Vec<Proc>> {
+        let st = self.state.lock();
+        let mut out = Vec::new();
+        for (name, job) in &st.jobs {
+            if ns.is_none_or(|n| n == name) {
+                out.extend(
+                    job.ranks_on(node.as_bytes())
+                        .into_iter()
+                        .map(|r| Proc::new(name.clone(), r)),
+                );
+            }
+        }
+        if let Some(n) = ns
+            && !st.jobs.contains_key(n)
+        {
+            return Err(Error::NotFound);
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// The nodes of `ns` (none: of every namespace registered here), each named once.
+    fn resolve_nodes(&self, ns: Option<&PStr>) -> Result<Vec<Vec<u8>>> {
+        let st = self.state.lock();
+        let mut out: Vec<Vec<u8>> = Vec::new();
+        let mut names: Vec<&PStr> = st
+            .jobs
+            .keys()
+            .filter(|n| ns.is_none_or(|x| x == *n))
+            .collect();
+        if names.is_empty() && ns.is_some() {
+            return Err(Error::NotFound);
+        }
+        names.sort();
+        for name in names {
+            for node in st.jobs[name].nodes() {
+                if !out.iter().any(|o| o == node.as_bytes()) {
+                    out.push(node.as_bytes().to_vec());
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The answer to a client's COMPUTE_DEVICE_DISTANCES (sent by a client that cannot load
@@ -2275,6 +2346,13 @@ impl Shared {
             .collect()
     }
 
+    /// Which of the connections `ids` announced OpenPMIx 5 or later.
+    fn v5_peers(&self, ids: impl Iterator<Item = ConnId>) -> Vec<bool> {
+        let st = self.state.lock();
+        ids.map(|i| st.peers.get(&i).is_some_and(|p| p.v5))
+            .collect()
+    }
+
     fn complete_collective(&self, r: &mut Reactor, key: CollKey, procs: Vec<Proc>) {
         let (c, all_local, contribution, ranks) = {
             let mut st = self.state.lock();
@@ -2328,7 +2406,8 @@ impl Shared {
                 Err(e) => e.status(),
             };
             let modes = s.modes(arrived.iter().map(|a| a.0));
-            for ((conn, tag, who), mode) in arrived.iter().zip(modes) {
+            let v5 = s.v5_peers(arrived.iter().map(|a| a.0));
+            for (((conn, tag, who), mode), v5) in arrived.iter().zip(modes).zip(v5) {
                 let mut p = Pack::new(mode);
                 p.status(status);
                 if status == PMIX_SUCCESS {
@@ -2356,6 +2435,10 @@ impl Shared {
                             }
                         }
                         CollKind::GroupConstruct | CollKind::GroupDestruct => {
+                            // A 5.0 peer reads the final membership first.
+                            if v5 && kind == CollKind::GroupConstruct {
+                                p.procs(&procs_for_reply);
+                            }
                             if let Some(c) = ctx {
                                 p.size(c as usize);
                             }

@@ -1463,3 +1463,91 @@ fn the_server_computes_device_distances_for_a_client() {
     assert_eq!(got, here(&machine, 0, &[PStr::from("no-such-device")]));
     c.finalize().unwrap();
 }
+
+/// The commands an OpenPMIx 5.0 client sends for `PMIx_Resolve_peers` (37: a node, none for
+/// the server's own, and a namespace, none for every one) and `PMIx_Resolve_nodes` (38: a
+/// namespace): answered from the registered job data, `PMIX_ERR_NOT_FOUND` for a namespace
+/// the server does not know.
+#[test]
+fn resolve_commands_of_5_0_clients_are_answered_from_the_job_data() {
+    use pmix_core::wire::cmd;
+    use pmix_core::wire::msg::{Pack, Unpack};
+    let s = TestServer(server::start(Arc::new(NoHost), test_config()).expect("server"));
+    let ns = PStr::from("ns");
+    let here = server::local_hostname();
+    // Ranks 0 and 2 here, 1 and 3 on node "other".
+    let rank = |r: u32, host: &PStr| {
+        Value::DataArray(Box::new(pmix_core::values::DataArray {
+            ty: PMIX_INFO,
+            items: vec![
+                Value::Info(Box::new(Info::new(key(PMIX_RANK), Value::ProcRank(r)))),
+                Value::Info(Box::new(Info::new(
+                    key(PMIX_HOSTNAME),
+                    Value::String(Some(host.clone())),
+                ))),
+            ],
+        }))
+    };
+    let other = PStr::from("other");
+    let mut info = vec![Info::new(key(PMIX_JOB_SIZE), Value::Uint32(4))];
+    for r in 0..4 {
+        let host = if r % 2 == 0 { &here } else { &other };
+        info.push(Info::new(key(PMIX_PROC_DATA), rank(r, host)));
+    }
+    s.register_nspace(&ns, 2, &info).expect("register");
+    let env = register_rank(&s, 0);
+    let c = Client::connect(Some(env)).expect("connect");
+    let mode = c.buffer_type();
+    let peers = |node: Option<&str>, nspace: Option<&str>| {
+        let mut p = Pack::cmd(mode, cmd::RESOLVE_PEERS);
+        p.string(node.map(str::as_bytes))
+            .string(nspace.map(str::as_bytes));
+        let reply = c.request_raw(p.into_bytes()).expect("reply");
+        let mut u = Unpack::new(mode, &reply);
+        let status = u.status().expect("status");
+        let procs = if status == PMIX_SUCCESS {
+            u.procs().expect("procs")
+        } else {
+            Vec::new()
+        };
+        (status, procs)
+    };
+    let ranks = |v: Vec<u32>| {
+        v.into_iter()
+            .map(|r| Proc::new("ns", r))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(peers(None, Some("ns")), (PMIX_SUCCESS, ranks(vec![0, 2])));
+    assert_eq!(
+        peers(Some(here.to_string().as_str()), Some("ns")),
+        (PMIX_SUCCESS, ranks(vec![0, 2]))
+    );
+    assert_eq!(
+        peers(Some("other"), None),
+        (PMIX_SUCCESS, ranks(vec![1, 3]))
+    );
+    assert_eq!(
+        peers(Some("nowhere"), Some("ns")),
+        (PMIX_SUCCESS, Vec::new())
+    );
+    assert_eq!(peers(None, Some("no-such-ns")).0, PMIX_ERR_NOT_FOUND);
+    let nodes = |nspace: Option<&str>| {
+        let mut p = Pack::cmd(mode, cmd::RESOLVE_NODE);
+        p.string(nspace.map(str::as_bytes));
+        let reply = c.request_raw(p.into_bytes()).expect("reply");
+        let mut u = Unpack::new(mode, &reply);
+        let status = u.status().expect("status");
+        let list = if status == PMIX_SUCCESS {
+            u.string().expect("list").map(|s| s.to_string())
+        } else {
+            None
+        };
+        (status, list)
+    };
+    assert_eq!(
+        nodes(Some("ns")),
+        (PMIX_SUCCESS, Some(format!("{here},other")))
+    );
+    assert_eq!(nodes(Some("no-such-ns")).0, PMIX_ERR_NOT_FOUND);
+    c.finalize().expect("finalize");
+}

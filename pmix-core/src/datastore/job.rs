@@ -460,6 +460,62 @@ impl JobRecord {
         }
     }
 
+    /// The ranks on the node `node` (a host name or alias): that node's `pmix.lpeers`, else
+    /// the ranks whose `pmix.hname` it is. What a 5.0 client's `PMIx_Resolve_peers` asks.
+    pub fn ranks_on(&self, node: &[u8]) -> Vec<u32> {
+        let d = &self.data;
+        if let Some(v) = d
+            .node_by_name(node)
+            .and_then(|n| n.kv.get(keys::LOCAL_PEERS))
+            .and_then(Value::as_str)
+            .and_then(|s| parse_rank_list(s.as_bytes()))
+        {
+            return v;
+        }
+        d.rank_ids()
+            .filter(|&r| {
+                d.rank_value(r, keys::HOSTNAME)
+                    .as_deref()
+                    .and_then(Value::as_str)
+                    .is_some_and(|h| h.as_bytes() == node)
+            })
+            .collect()
+    }
+
+    /// The nodes of the job, in order: those of its node map, else of its `pmix.nlist`, else
+    /// its ranks' host names. What a 5.0 client's `PMIx_Resolve_nodes` asks.
+    pub fn nodes(&self) -> Vec<PStr> {
+        let mapped = self.node_names();
+        if !mapped.is_empty() {
+            return mapped;
+        }
+        if let Some(list) = self
+            .get(PMIX_RANK_WILDCARD, keys::NODE_LIST)
+            .as_ref()
+            .and_then(Value::as_str)
+        {
+            return list
+                .as_bytes()
+                .split(|&b| b == b',')
+                .filter(|n| !n.is_empty())
+                .map(PStr::from)
+                .collect();
+        }
+        let d = &self.data;
+        let mut out: Vec<PStr> = Vec::new();
+        for r in d.rank_ids() {
+            if let Some(h) = d
+                .rank_value(r, keys::HOSTNAME)
+                .as_deref()
+                .and_then(Value::as_str)
+                && !out.contains(h)
+            {
+                out.push(h.clone());
+            }
+        }
+        out
+    }
+
     /// The node names of the node map, in order (empty without a map).
     pub fn node_names(&self) -> Vec<PStr> {
         self.node_map

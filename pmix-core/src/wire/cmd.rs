@@ -1,5 +1,5 @@
 //! Command bytes (`pmix_cmd_t`), the first value of every request and of tag-0
-//! notifications. Same values in OpenPMIx 4.1, 4.2 and 5.0.
+//! notifications. Same values in OpenPMIx 4.1, 4.2 and 5.0 (which adds 33, 37 and 38).
 
 pub const REQ: u8 = 0;
 pub const ABORT: u8 = 1;
@@ -34,6 +34,12 @@ pub const IOF_DEREG: u8 = 29;
 pub const FABRIC_REGISTER: u8 = 30;
 pub const FABRIC_UPDATE: u8 = 31;
 pub const COMPUTE_DEVICE_DISTANCES: u8 = 32;
+/// New in OpenPMIx 5.0 (a 4.2 server answers them `PMIX_ERR_NOT_SUPPORTED`): a 5.0 client
+/// sends them for `PMIx_Get` with `PMIX_GET_REFRESH_CACHE`, `PMIx_Resolve_peers` and
+/// `PMIx_Resolve_nodes`.
+pub const REFRESH_CACHE: u8 = 33;
+pub const RESOLVE_PEERS: u8 = 37;
+pub const RESOLVE_NODE: u8 = 38;
 
 /// The code that stands for "the default handler" in DEREGEVENTS (`PMIX_MAX_ERR_CONSTANT`,
 /// `INT_MIN`).

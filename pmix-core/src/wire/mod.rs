@@ -35,6 +35,22 @@ pub const HEADER_LEN: usize = 16;
 /// The version string we announce (the reference's `PMIX_VERSION` for 4.2.2).
 pub const VERSION: &str = "4.2.2";
 
+/// Whether a peer that announced `version` (its `PMIX_VERSION`: "5.0.11rc1", "4.2.2") is of
+/// OpenPMIx's 5 generation or later, whose group messages carry the membership
+/// (docs/notes/abi-5.0.md, "Groups on the wire"). Anything unreadable counts as 4.
+pub fn is_v5(version: &[u8]) -> bool {
+    let major: Vec<u8> = version
+        .iter()
+        .copied()
+        .skip_while(|b| !b.is_ascii_digit())
+        .take_while(u8::is_ascii_digit)
+        .collect();
+    std::str::from_utf8(&major)
+        .ok()
+        .and_then(|m| m.parse::<u32>().ok())
+        .is_some_and(|m| m >= 5)
+}
+
 /// The ABI versions this library provides (`PMIX_QUERY_STABLE_ABI_VERSION`,
 /// `PMIX_QUERY_PROVISIONAL_ABI_VERSION`): those of OpenPMIx 5.0.11, whose ABI it provides
 /// (4.2.2 said "0.0" for both).

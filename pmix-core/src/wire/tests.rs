@@ -174,3 +174,14 @@ fn a_frame_header_sent_apart_is_the_frame_s_own() {
         assert_eq!(&whole[..crate::wire::HEADER_LEN], &head[..]);
     }
 }
+
+#[test]
+fn the_5_generation_is_told_by_the_announced_major_version() {
+    use crate::wire::is_v5;
+    for v in ["5.0.11rc1", "5.0.11", "6.0.0", "OpenPMIx 5.1.0", "10.2"] {
+        assert!(is_v5(v.as_bytes()), "{v}");
+    }
+    for v in ["4.2.2", "4.2.2rc2", "3.2.3", "", "rc"] {
+        assert!(!is_v5(v.as_bytes()), "{v}");
+    }
+}
