@@ -101,10 +101,11 @@ ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
 	STAGE=$(STAGE) OMPI5_DIR=$(OMPI5) VALGRIND=$(or $(VALGRIND),1) ./ctests/v5/run.sh
 
-# Client/server sessions: every arrangement of our library and the reference (server side,
-# client side, ranks of both in one job), and ours under valgrind.
+# Client/server sessions: every arrangement of our library and the references, OpenPMIx 4.2.2
+# and 5.0.11 (server side, client side, ranks of two and of three libraries in one job), and
+# ours under valgrind.
 session: stage
-	STAGE=$(STAGE) ./ctests/session/all.sh
+	STAGE=$(STAGE) OMPI5_DIR=$(OMPI5) ./ctests/session/all.sh
 
 # Two nodes in two processes: a C host on the server API plays node A and node B (a server
 # each; fences, direct modex and events carried between them) in five arrangements of the

@@ -354,7 +354,7 @@ static pmix_status_t register_job(job_t *job, const app_rec_t *apps, size_t napp
         pmix_data_array_t *darray;
         pmix_info_t *pi;
         uint16_t lrank = (uint16_t) r, nrank = (uint16_t) (job->node_rank0 + r);
-        uint32_t an = 0;
+        uint32_t an = 0, nodeid = 0;
         int seen = 0;
         for (a = 0; a < napps; a++) {   /* which app this rank belongs to */
             seen += apps[a].maxprocs;
@@ -363,13 +363,14 @@ static pmix_status_t register_job(job_t *job, const app_rec_t *apps, size_t napp
                 break;
             }
         }
-        PMIX_DATA_ARRAY_CREATE(darray, 5, PMIX_INFO);
+        PMIX_DATA_ARRAY_CREATE(darray, 6, PMIX_INFO);
         pi = darray->array;
         info_load(&pi[0], PMIX_RANK, &r, PMIX_PROC_RANK);
         info_load(&pi[1], PMIX_LOCAL_RANK, &lrank, PMIX_UINT16);
         info_load(&pi[2], PMIX_NODE_RANK, &nrank, PMIX_UINT16);
         info_load(&pi[3], PMIX_APPNUM, &an, PMIX_UINT32);
         info_load(&pi[4], PMIX_HOSTNAME, hostname, PMIX_STRING);
+        info_load(&pi[5], PMIX_NODEID, &nodeid, PMIX_UINT32);
         PMIX_LOAD_KEY(info[k].key, PMIX_PROC_DATA);
         info[k].value.type = PMIX_DATA_ARRAY;
         info[k].value.data.darray = darray;   /* owned by info[] from now on */

@@ -15,6 +15,11 @@
 #   CLIENT_LIB  same for the clients, including the processes they spawn
 #   ODD_LIB     if set, the odd ranks use this directory instead of CLIENT_LIB: one job that
 #               mixes ranks of two libraries (set it to "ref" for the reference)
+#   THIRD_LIB   if set (with ODD_LIB), ranks take CLIENT_LIB, ODD_LIB and THIRD_LIB by rank
+#               modulo 3 instead: one job of three libraries
+#   STATUS_FROM a libpmix.so.2 whose PMIx_Error_string names statuses otherwise than the
+#               expected files (OpenPMIx 5.0's "PMIX_ERR_NOT_FOUND" for 4.2's "NOT-FOUND"):
+#               the clients' output is rewritten with status_names.c before the comparison
 #   N           number of ranks (default 3; pubsub and abort need at least 2)
 #   VALGRIND=1  runs the clients (not the processes they spawn) under valgrind
 #   HOST_VALGRIND=1 runs the host (the server library) under valgrind: any error or definite
@@ -22,7 +27,7 @@
 #   HOST_DEBUG=1 traces the host's upcalls on stderr (shown on failure)
 # With the reference as the server, the scenarios of REF_SKIP (reference server bugs,
 # described in client.c) are skipped; RUN_REF_SKIP=1 runs them anyway. ONLY="a b" runs those
-# scenarios only.
+# scenarios only. SKIP="a b" skips those (the caller says why).
 #
 # usage: run.sh [SCENARIO...]
 set -u
@@ -32,13 +37,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${HOST_LIB:=}"
 : "${CLIENT_LIB:=}"
 : "${ODD_LIB:=}"
+: "${THIRD_LIB:=}"
+: "${STATUS_FROM:=}"
 : "${N:=3}"
 : "${VALGRIND:=0}"
 : "${HOST_VALGRIND:=0}"
 : "${RUN_REF_SKIP:=0}"
 
 SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane
-           threads abort
+           threads resolve abort
            abort_in_fence)
 REF_SKIP=(fabric_plane abort_in_fence)
 
@@ -55,6 +62,16 @@ for prog in host client; do
   fi
 done
 
+normalize=(cat)
+if [ -n "$STATUS_FROM" ]; then
+  ref_lib=$(/sbin/ldconfig -p | awk '$1 == "libpmix.so.2" && /x86-64/ {print $NF; exit}')
+  if ! cc -Wall -Wextra -Werror "$here/status_names.c" -o "$work/status_names" -ldl 2>"$work/sn.cc" \
+     || ! "$work/status_names" "$STATUS_FROM" "$ref_lib" >"$work/status.sed"; then
+    echo "FAIL status names of $STATUS_FROM"; cat "$work/sn.cc"; exit 1
+  fi
+  normalize=(sed -f "$work/status.sed")
+fi
+
 # host watchdog and per-scenario timeout (valgrind is slow)
 host_timeout=60; [ "$VALGRIND" = 1 ] || [ "$HOST_VALGRIND" = 1 ] && host_timeout=180
 host_cmd=("$work/host")
@@ -63,7 +80,11 @@ if [ "$HOST_VALGRIND" = 1 ]; then
             --errors-for-leak-kinds=definite "$work/host")
 fi
 scenario_timeout=$((host_timeout + 15))
-if [ -n "$ODD_LIB" ]; then
+if [ -n "$THIRD_LIB" ]; then
+  odd=$ODD_LIB; [ "$odd" = ref ] && odd=
+  third=$THIRD_LIB; [ "$third" = ref ] && third=
+  client_cmd=(/bin/sh -c 'case $((PMIX_RANK % 3)) in 1) LD_LIBRARY_PATH=$1 ;; 2) LD_LIBRARY_PATH=$2 ;; *) LD_LIBRARY_PATH=$3 ;; esac; export LD_LIBRARY_PATH; shift 3; exec "$@"' mixed "$odd" "$third" "$CLIENT_LIB")
+elif [ -n "$ODD_LIB" ]; then
   odd=$ODD_LIB; [ "$odd" = ref ] && odd=
   # The rank comes from the environment the host's PMIx_server_setup_fork made.
   client_cmd=(/bin/sh -c 'if [ $((PMIX_RANK % 2)) = 1 ]; then LD_LIBRARY_PATH=$1; else LD_LIBRARY_PATH=$2; fi; export LD_LIBRARY_PATH; shift 2; exec "$@"' mixed "$odd" "$CLIENT_LIB")
@@ -94,6 +115,9 @@ names=("$@")
 [ ${#names[@]} -eq 0 ] && names=("${SCENARIOS[@]}")
 fail=0
 for s in "${names[@]}"; do
+  if [[ " ${SKIP:-} " == *" $s "* ]]; then
+    echo "SKIP $s (the caller's list)"; continue
+  fi
   # REF_SKIP holds reference *server* bugs: skipped whenever the server is the reference.
   if [ -z "$HOST_LIB" ] && [ "$RUN_REF_SKIP" != 1 ] \
      && [[ " ${REF_SKIP[*]} " == *" $s "* ]]; then
@@ -110,7 +134,7 @@ for s in "${names[@]}"; do
   rc=$?
   secs=$(( $(date +%s) - start ))
   ok=1
-  LC_ALL=C sort "$work/$s.out" >"$work/$s.sorted"
+  "${normalize[@]}" "$work/$s.out" | LC_ALL=C sort >"$work/$s.sorted"
   expand "$here/expected/$s.out" >"$work/$s.expected"
   if ! cmp -s "$work/$s.expected" "$work/$s.sorted"; then
     echo "FAIL $s: stdout differs from expected/$s.out (sorted; < expected, > got)"
