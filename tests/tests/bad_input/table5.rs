@@ -1,7 +1,8 @@
 //! The OpenPMIx 5.0 exports in the bad-input test (see bad_input.rs): each called with NULL
 //! for every pointer (counts 1) and with valid arguments. Objects the valid calls construct,
 //! create or free are their own (scratch memory of `Args`, or made by the family's `_create`).
-//! Derived from the prototypes of `docs/abi/openpmix-5.0.11.abi.json`.
+//! Derived from the prototypes of `docs/abi/openpmix-5.0.11.abi.json` by
+//! `tests/gen/bad_input_table5.py` (do not edit: `make check-bad-input-table` compares).
 
 #![allow(unused_variables, unused_imports)]
 
