@@ -306,14 +306,20 @@ ring_ok() {  # OUT: the token went round, every rank printed, libraries right, s
   local total=$((NTASKS * (NTASKS + 1) * 5))
   [ "$rc" -eq 0 ] && grep -q "ring done total $total" "$1" && libs_ok "$1" && [ "$(hosts_of "$1")" -eq "$NODES" ]
 }
-step ring "$D/ring.out" "${mpi_env[@]}" -- ./ring
-ok=0; ring_ok "$D/ring.out" && ok=1
-verdict "Open MPI ring over $NODES nodes" $ok "$(hosts_of "$D/ring.out") nodes, srun rc $rc, ${dt} s"
-[ $ok = 1 ] || { tail -5 "$D/ring.out.err" | sed 's/^/    /'; }
-step allreduce "$D/allreduce.out" "${mpi_env[@]}" -- ./allreduce
-ok=0; [ "$rc" -eq 0 ] && grep -q "allreduce: size $NTASKS .* OK" "$D/allreduce.out" && ok=1
-verdict "Open MPI allreduce over $NODES nodes" $ok "srun rc $rc, ${dt} s"
-[ $ok = 1 ] || { tail -5 "$D/allreduce.out.err" | sed 's/^/    /'; }
+# ring_and_allreduce WHAT SUFFIX ENV...: the ring and the allreduce built as ring$SUFFIX and
+# allreduce$SUFFIX, one srun each with ENV, checked and reported as "WHAT ring/allreduce"
+ring_and_allreduce() {
+  local what=$1 sfx=$2; shift 2
+  step "ring$sfx" "$D/ring$sfx.out" "$@" -- "./ring$sfx"
+  ok=0; ring_ok "$D/ring$sfx.out" && ok=1
+  verdict "$what ring over $NODES nodes" $ok "$(hosts_of "$D/ring$sfx.out") nodes, srun rc $rc, ${dt} s"
+  [ $ok = 1 ] || { tail -5 "$D/ring$sfx.out.err" | sed 's/^/    /'; }
+  step "allreduce$sfx" "$D/allreduce$sfx.out" "$@" -- "./allreduce$sfx"
+  ok=0; [ "$rc" -eq 0 ] && grep -q "allreduce: size $NTASKS .* OK" "$D/allreduce$sfx.out" && ok=1
+  verdict "$what allreduce over $NODES nodes" $ok "srun rc $rc, ${dt} s"
+  [ $ok = 1 ] || { tail -5 "$D/allreduce$sfx.out.err" | sed 's/^/    /'; }
+}
+ring_and_allreduce "Open MPI" "" "${mpi_env[@]}"
 step ring-async "$D/ring-async.out" "${mpi_env[@]}" OMPI_MCA_pmix_base_async_modex=1 OMPI_MCA_pmix_base_collect_data=0 -- ./ring
 ok=0; ring_ok "$D/ring-async.out" && ok=1
 verdict "Open MPI ring with async modex (direct modex)" $ok "srun rc $rc, ${dt} s"
@@ -328,14 +334,7 @@ if [ -n "${OMPI5_DIR:-}" ] && [ "$lib" = ours ]; then
     die "ring5 takes libmpi from '$libmpi', not from $OMPI5_DIR/lib"
   mpi5_env=(LD_LIBRARY_PATH="$PMIX_LIB_DIR" OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,sm,tcp
             OMPI_MCA_btl_tcp_if_include=$NET.0/24 OMPI_MCA_oob_tcp_if_include=$NET.0/24)
-  step ring5 "$D/ring5.out" "${mpi5_env[@]}" -- ./ring5
-  ok=0; ring_ok "$D/ring5.out" && ok=1
-  verdict "Open MPI 5 ring over $NODES nodes" $ok "$(hosts_of "$D/ring5.out") nodes, srun rc $rc, ${dt} s"
-  [ $ok = 1 ] || { tail -5 "$D/ring5.out.err" | sed 's/^/    /'; }
-  step allreduce5 "$D/allreduce5.out" "${mpi5_env[@]}" -- ./allreduce5
-  ok=0; [ "$rc" -eq 0 ] && grep -q "allreduce: size $NTASKS .* OK" "$D/allreduce5.out" && ok=1
-  verdict "Open MPI 5 allreduce over $NODES nodes" $ok "srun rc $rc, ${dt} s"
-  [ $ok = 1 ] || { tail -5 "$D/allreduce5.out.err" | sed 's/^/    /'; }
+  ring_and_allreduce "Open MPI 5" 5 "${mpi5_env[@]}"
 fi
 
 # ---- PMIx clients -----------------------------------------------------------------------
