@@ -193,9 +193,10 @@ ifneq ($(FUZZ_SECONDS),0)
 	cd fuzz && RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=$(TARGET_DIR)/fuzz-server $(CARGO) fuzz run -s none server $(TARGET_DIR)/fuzz-server/corpus corpus/server -- -max_total_time=$(FUZZ_SECONDS) -dict=server.dict
 endif
 
-# Benchmarks against the reference (issue 5): both libraries, alternating, writes
-# docs/BENCHMARKS.md (15-20 min on 2 cores, of which up to 10 for the scale figure's jobs of
-# 256 and 1024 ranks; BENCH_QUICK=1 for about a minute; bench/run.sh lists the knobs).
+# Benchmarks against the references (issues 5 and 14): OpenPMIx 4.2.2, 5.0.11 and ours,
+# alternating, writes docs/BENCHMARKS.md and docs/BENCHMARKS-5.0.md (about 12 min on 2 cores,
+# most of it the scale figure's jobs of 256 and 1024 ranks; BENCH_QUICK=1 for about a minute;
+# bench/run.sh lists the knobs).
 bench: stage
 	STAGE=$(STAGE) BENCH_BUILD=$(BUILD)/bench ./bench/run.sh
 

@@ -930,6 +930,11 @@ def main():
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
     notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")
     notes = open(notes_path).read().strip() + "\n" if os.path.exists(notes_path) else ""
+    if against == "ref5":
+        # bench/notes.md speaks of the runs against 4.2.2
+        notes = ("## Notes\n\nThe notes on the figures, the targets and the history of the runs "
+                 "are in `docs/BENCHMARKS.md`, which this run also wrote (against 4.2.2, with the "
+                 "table against the faster of the two references).\n")
 
     doc = f"""# Benchmarks: our libpmix.so.2 against {ref_name}
 
