@@ -1083,6 +1083,49 @@ static void show_peers(const char *label, const char *node)
     }
 }
 
+/* refresh: PMIx_Get with PMIX_GET_REFRESH_CACHE of the next rank's key after a collecting
+ * fence (an OpenPMIx 5.0 client asks its server with command 33; a 4.2 client does a normal
+ * get), then again after that rank committed a new value: the refresh must reach the server,
+ * not the value the client holds from the first round.
+ *
+ * Reference bug (OpenPMIx 4.2.2, in run.sh's REF_SKIP): its server answers the refreshing get
+ * of a committed key NOT_FOUND, to 4.2.2's clients, to 5.0.11's and to ours; OpenPMIx 5.0.11's
+ * server does the same to 4.2.2's clients (all.sh skips that arrangement). */
+static int scenario_refresh(void)
+{
+    pmix_value_t v, *got = NULL;
+    pmix_info_t info[2];
+    pmix_proc_t peer;
+    pmix_status_t rc;
+    bool yes = true;
+    int round;
+    init();
+    PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 1) % job_size);
+    PMIX_INFO_LOAD(&info[0], PMIX_GET_REFRESH_CACHE, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    for (round = 1; round <= 2; round++) {
+        v.type = PMIX_UINT32;
+        v.data.uint32 = 1000 * (uint32_t) round + me.rank;
+        TRY(PMIx_Put(PMIX_GLOBAL, "ctest.refresh", &v));
+        TRY(PMIx_Commit());
+        TRY(PMIx_Fence(NULL, 0, &info[1], 1));
+        rc = PMIx_Get(&peer, "ctest.refresh", info, 1, &got);
+        printf("%u: refresh round %d: %s%s\n", me.rank, round, st(rc),
+               rc != PMIX_SUCCESS ? ""
+               : got == NULL || got->type != PMIX_UINT32 ? ", a value of another type"
+               : got->data.uint32 == 1000 * (uint32_t) round + peer.rank ? ", the peer's value"
+                                                                        : ", a stale value");
+        if (got != NULL) {
+            PMIX_VALUE_RELEASE(got);
+            got = NULL;
+        }
+        fence(false);   /* no rank puts the next round's value before every rank got this one */
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    return finish();
+}
+
 static int scenario_resolve(void)
 {
     char host[256] = "", *nodes = NULL;
@@ -1563,6 +1606,7 @@ int main(int argc, char **argv)
         {"log", scenario_log},       {"jobctl", scenario_jobctl},   {"sleeper", scenario_sleeper},
         {"group", scenario_group},   {"fabric", scenario_fabric}, {"fabric_plane", scenario_fabric_plane},
         {"threads", scenario_threads}, {"resolve", scenario_resolve},
+        {"refresh", scenario_refresh},
         {"abort", scenario_abort},
         {"abort_in_fence", scenario_abort_in_fence},
     };

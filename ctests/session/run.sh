@@ -45,9 +45,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${RUN_REF_SKIP:=0}"
 
 SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane
-           threads resolve abort
+           threads resolve refresh abort
            abort_in_fence)
-REF_SKIP=(fabric_plane abort_in_fence)
+REF_SKIP=(fabric_plane abort_in_fence refresh)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -104,15 +104,12 @@ pub struct Client {
     modex: Option<crate::datastore::segment::ModexReader>,
     /// Connected through the server's Unix socket (not TCP).
     unix: bool,
-    groups: Groups,
-}
-
-/// The groups this process constructed, with their members: a server of OpenPMIx's 5
-/// generation keeps no record of them, and its group destruct wants them named.
-#[derive(Default)]
-struct Groups {
+    /// The server announced OpenPMIx 5 or later ([`ClientEnv::server_v5`]): group messages
+    /// carry the membership, and a refreshing `PMIx_Get` is its own command.
     server_v5: bool,
-    known: Arc<Mutex<std::collections::HashMap<Vec<u8>, Vec<Proc>>>>,
+    /// The groups this process constructed, with their members: a server of OpenPMIx's 5
+    /// generation keeps no record of them, and its group destruct wants them named.
+    groups: Arc<Mutex<std::collections::HashMap<Vec<u8>, Vec<Proc>>>>,
 }
 
 /// Receives forwarded output: the registration id, the source, the channel, the bytes
@@ -260,7 +257,7 @@ impl Client {
             env.mode,
             env.gds_shm,
         )?;
-        client.groups.server_v5 = env.server_v5;
+        client.server_v5 = env.server_v5;
         Ok(client)
     }
 
@@ -299,7 +296,8 @@ impl Client {
             finalized: AtomicBool::new(false),
             modex: None,
             unix,
-            groups: Groups::default(),
+            server_v5: false,
+            groups: Arc::default(),
         };
         client.install_event_receiver();
         // The job data.
@@ -410,7 +408,8 @@ impl Client {
             finalized: AtomicBool::new(false),
             modex: None,
             unix: false,
-            groups: Groups::default(),
+            server_v5: false,
+            groups: Arc::default(),
         }
     }
 
@@ -432,7 +431,8 @@ impl Client {
             finalized: AtomicBool::new(false),
             modex: None,
             unix: false,
-            groups: Groups::default(),
+            server_v5: false,
+            groups: Arc::default(),
         }
     }
 
@@ -726,6 +726,32 @@ impl Client {
         p.into_bytes()
     }
 
+    /// Command 33 of a 5.0 server: a namespace and a rank.
+    fn refresh_payload(&self, proc: &Proc) -> Vec<u8> {
+        let mut p = Pack::cmd(self.mode, cmd::REFRESH_CACHE);
+        p.string(Some(proc.nspace.as_bytes())).rank(proc.rank);
+        p.into_bytes()
+    }
+
+    /// Its reply: a status, then KVALs of the process, which replace what was held. The
+    /// status is not read: OpenPMIx 5.0.11's server leaves it unset (garbage such as 32650
+    /// was seen), and its own client ignores it too; the lookup that follows decides.
+    fn ingest_refresh_reply(
+        mode: BufferType,
+        store: &RwLock<ClientStore>,
+        proc: &Proc,
+        reply: &[u8],
+    ) -> Result<()> {
+        let mut u = Unpack::new(mode, reply);
+        let _unreliable = u.status()?;
+        let kvals = u.kvals_to_end()?;
+        let mut s = store.write();
+        for kv in kvals {
+            s.store(proc, kv.key, kv.value);
+        }
+        Ok(())
+    }
+
     fn ingest_get_reply(mode: BufferType, store: &RwLock<ClientStore>, reply: &[u8]) -> Result<()> {
         let mut u = Unpack::new(mode, reply);
         status_result(u.status()?)?;
@@ -782,6 +808,22 @@ impl Client {
         if q.optional || self.conn.is_none() {
             return Err(Error::NotFound);
         }
+        if q.refresh && self.server_v5 {
+            // A 5.0 server answers a refreshing Get with everything it holds of the process.
+            let reply = self.request(self.refresh_payload(&proc), None)?;
+            Self::ingest_refresh_reply(self.mode, &self.store, &proc, &reply)?;
+            return match self.lookup_local(
+                &proc,
+                key,
+                &GetQuals {
+                    refresh: false,
+                    ..q
+                },
+            ) {
+                Lookup::Found(v) => Ok(v),
+                _ => Err(Error::NotFound),
+            };
+        }
         let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
         let payload = self.getnb_payload(&proc, key, info, reserved_own);
         let reply = self.request(
@@ -816,11 +858,22 @@ impl Client {
             return self.post(move || done(Err(Error::NotFound)));
         }
         let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
-        let payload = self.getnb_payload(&proc, key, info, reserved_own);
+        let refresh = q.refresh && self.server_v5;
+        let payload = if refresh {
+            self.refresh_payload(&proc)
+        } else {
+            self.getnb_payload(&proc, key, info, reserved_own)
+        };
         let (mode, store, key) = (self.mode, self.store.clone(), key.to_vec());
         self.request_nb(payload, move |r| {
             let res = r
-                .and_then(|b| Self::ingest_get_reply(mode, &store, &b))
+                .and_then(|b| {
+                    if refresh {
+                        Self::ingest_refresh_reply(mode, &store, &proc, &b)
+                    } else {
+                        Self::ingest_get_reply(mode, &store, &b)
+                    }
+                })
                 .and_then(|()| {
                     let q2 = GetQuals {
                         refresh: false,
@@ -1231,7 +1284,7 @@ impl Client {
         info: &[Info],
         done: Done<Vec<Info>>,
     ) -> Result<()> {
-        let v5 = self.groups.server_v5;
+        let v5 = self.server_v5;
         let mut p = Pack::cmd(
             self.mode,
             if construct {
@@ -1244,12 +1297,12 @@ impl Client {
         if construct {
             p.procs_always(procs);
         } else if v5 {
-            let members = self.groups.known.lock().get(grp).cloned();
+            let members = self.groups.lock().get(grp).cloned();
             p.procs_always(&members.ok_or(Error::NotFound)?);
         }
         p.infos(info);
         let mode = self.mode;
-        let known = self.groups.known.clone();
+        let known = self.groups.clone();
         let (grp, mut asked) = (grp.to_vec(), procs.to_vec());
         self.request_nb(p.into_bytes(), move |r| {
             if !construct {

@@ -2038,6 +2038,26 @@ impl Shared {
                 }
                 Self::reply(r, id, tag, p.into_bytes());
             }
+            cmd::REFRESH_CACHE => {
+                // A 5.0 client's PMIx_Get with PMIX_GET_REFRESH_CACHE: everything held here
+                // of one process, its registered data and what it committed.
+                let ns = u.string()?.ok_or(Error::BadParam)?;
+                let rank = u.rank()?;
+                let target = Proc::new(ns, rank);
+                let kvals = {
+                    let st = self.state.lock();
+                    let job = st.jobs.get(&target.nspace).ok_or(Error::NotFound)?;
+                    let mut kvals = job.rank_info(rank);
+                    kvals.extend(st.modex.kvals(&target, true).unwrap_or_default());
+                    kvals
+                };
+                let mut p = Pack::new(mode);
+                p.status(PMIX_SUCCESS);
+                for kv in &kvals {
+                    p.kval(kv);
+                }
+                Self::reply(r, id, tag, p.into_bytes());
+            }
             cmd::RESOLVE_PEERS => {
                 // A node (none: this one) and a namespace (none: every one known here).
                 let node = u.string()?.unwrap_or_else(local_hostname);

@@ -1551,3 +1551,41 @@ fn resolve_commands_of_5_0_clients_are_answered_from_the_job_data() {
     assert_eq!(nodes(Some("no-such-ns")).0, PMIX_ERR_NOT_FOUND);
     c.finalize().expect("finalize");
 }
+
+/// Command 33, which an OpenPMIx 5.0 client sends for a `PMIx_Get` with
+/// `PMIX_GET_REFRESH_CACHE` (a namespace and a rank): a status, then every KVAL the server
+/// holds of that process, its committed data among them; `PMIX_ERR_NOT_FOUND` for a
+/// namespace the server does not know.
+#[test]
+fn refresh_cache_requests_of_5_0_clients_get_the_processes_data() {
+    use pmix_core::wire::cmd;
+    use pmix_core::wire::msg::{Pack, Unpack};
+    let (_s, envs) = job(2);
+    let clients: Vec<Arc<Client>> = envs
+        .into_iter()
+        .map(|e| Arc::new(Client::connect(Some(e)).expect("connect")))
+        .collect();
+    assert_eq!(exchange(&clients).len(), 2);
+    let c = &clients[1];
+    let mode = c.buffer_type();
+    let refresh = |ns: &str, rank: u32| {
+        let mut p = Pack::cmd(mode, cmd::REFRESH_CACHE);
+        p.string(Some(ns.as_bytes())).rank(rank);
+        let reply = c.request_raw(p.into_bytes()).expect("reply");
+        let mut u = Unpack::new(mode, &reply);
+        let status = u.status().expect("status");
+        (status, u.kvals_to_end().expect("kvals"))
+    };
+    let (status, kvals) = refresh("ns", 0);
+    assert_eq!(status, PMIX_SUCCESS);
+    let k = kvals.iter().find(|kv| kv.key.as_bytes() == b"k");
+    assert_eq!(
+        k.map(|kv| &kv.value),
+        Some(&Value::Uint32(100)),
+        "{kvals:?}"
+    );
+    assert_eq!(refresh("no-such-ns", 0).0, PMIX_ERR_NOT_FOUND);
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+}
