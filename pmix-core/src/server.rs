@@ -2084,6 +2084,9 @@ impl Shared {
     /// the registered job data. `PMIX_ERR_NOT_FOUND` for a namespace not registered here.
     fn resolve_peers(&self, node: &PStr, ns: Option<&PStr>) -> Result<Vec<Proc>> {
         let st = self.state.lock();
+        if ns.is_some_and(|n| !st.jobs.contains_key(n)) {
+            return Err(Error::NotFound);
+        }
         let mut out = Vec::new();
         for (name, job) in &st.jobs {
             if ns.is_none_or(|n| n == name) {
@@ -2094,11 +2097,6 @@ impl Shared {
                 );
             }
         }
-        if let Some(n) = ns
-            && !st.jobs.contains_key(n)
-        {
-            return Err(Error::NotFound);
-        }
         out.sort();
         Ok(out)
     }
@@ -2106,15 +2104,15 @@ impl Shared {
     /// The nodes of `ns` (none: of every namespace registered here), each named once.
     fn resolve_nodes(&self, ns: Option<&PStr>) -> Result<Vec<Vec<u8>>> {
         let st = self.state.lock();
+        if ns.is_some_and(|n| !st.jobs.contains_key(n)) {
+            return Err(Error::NotFound);
+        }
         let mut out: Vec<Vec<u8>> = Vec::new();
         let mut names: Vec<&PStr> = st
             .jobs
             .keys()
             .filter(|n| ns.is_none_or(|x| x == *n))
             .collect();
-        if names.is_empty() && ns.is_some() {
-            return Err(Error::NotFound);
-        }
         names.sort();
         for name in names {
             for node in st.jobs[name].nodes() {
@@ -2351,8 +2349,8 @@ impl Shared {
         let Some(c) = self.state.lock().collectives.remove(key) else {
             return;
         };
-        let modes = self.modes(c.arrived.iter().map(|a| a.0));
-        for ((conn, tag, _), mode) in c.arrived.iter().zip(modes) {
+        let forms = self.forms(c.arrived.iter().map(|a| a.0));
+        for ((conn, tag, _), (mode, _)) in c.arrived.iter().zip(forms) {
             Self::reply_status(r, *conn, *tag, mode, status);
         }
         if let Some(t) = c.timer {
@@ -2360,16 +2358,11 @@ impl Shared {
         }
     }
 
-    fn modes(&self, ids: impl Iterator<Item = ConnId>) -> Vec<BufferType> {
+    /// For each of the connections `ids`: the buffer type it packs in, and whether it
+    /// announced OpenPMIx 5 or later (the form of its group replies).
+    fn forms(&self, ids: impl Iterator<Item = ConnId>) -> Vec<(BufferType, bool)> {
         let st = self.state.lock();
-        ids.map(|i| st.peers.get(&i).map(|p| p.mode).unwrap_or_default())
-            .collect()
-    }
-
-    /// Which of the connections `ids` announced OpenPMIx 5 or later.
-    fn v5_peers(&self, ids: impl Iterator<Item = ConnId>) -> Vec<bool> {
-        let st = self.state.lock();
-        ids.map(|i| st.peers.get(&i).is_some_and(|p| p.v5))
+        ids.map(|i| st.peers.get(&i).map(|p| (p.mode, p.v5)).unwrap_or_default())
             .collect()
     }
 
@@ -2425,9 +2418,8 @@ impl Shared {
                 }
                 Err(e) => e.status(),
             };
-            let modes = s.modes(arrived.iter().map(|a| a.0));
-            let v5 = s.v5_peers(arrived.iter().map(|a| a.0));
-            for (((conn, tag, who), mode), v5) in arrived.iter().zip(modes).zip(v5) {
+            let forms = s.forms(arrived.iter().map(|a| a.0));
+            for ((conn, tag, who), (mode, v5)) in arrived.iter().zip(forms) {
                 let mut p = Pack::new(mode);
                 p.status(status);
                 if status == PMIX_SUCCESS {

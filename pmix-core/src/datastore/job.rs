@@ -403,23 +403,11 @@ impl JobRecord {
 
     fn find_local_ranks(&self) -> Vec<u32> {
         let d = &self.data;
-        if let Some(v) = d
-            .node_by_name(self.my_hostname.as_bytes())
-            .and_then(|n| n.kv.get(keys::LOCAL_PEERS))
-            .and_then(Value::as_str)
-            .and_then(|s| parse_rank_list(s.as_bytes()))
-        {
+        let me = self.my_hostname.as_bytes();
+        if let Some(v) = self.node_peers(me) {
             return v;
         }
-        let by_host: Vec<u32> = d
-            .rank_ids()
-            .filter(|&r| {
-                d.rank_value(r, keys::HOSTNAME)
-                    .as_deref()
-                    .and_then(Value::as_str)
-                    .is_some_and(|h| *h == self.my_hostname)
-            })
-            .collect();
+        let by_host = self.ranks_named(me);
         if !by_host.is_empty() {
             return by_host;
         }
@@ -463,15 +451,22 @@ impl JobRecord {
     /// The ranks on the node `node` (a host name or alias): that node's `pmix.lpeers`, else
     /// the ranks whose `pmix.hname` it is. What a 5.0 client's `PMIx_Resolve_peers` asks.
     pub fn ranks_on(&self, node: &[u8]) -> Vec<u32> {
-        let d = &self.data;
-        if let Some(v) = d
+        self.node_peers(node)
+            .unwrap_or_else(|| self.ranks_named(node))
+    }
+
+    /// The `pmix.lpeers` of the node named `node`, when it has one.
+    fn node_peers(&self, node: &[u8]) -> Option<Vec<u32>> {
+        self.data
             .node_by_name(node)
             .and_then(|n| n.kv.get(keys::LOCAL_PEERS))
             .and_then(Value::as_str)
             .and_then(|s| parse_rank_list(s.as_bytes()))
-        {
-            return v;
-        }
+    }
+
+    /// The ranks whose `pmix.hname` is `node`.
+    fn ranks_named(&self, node: &[u8]) -> Vec<u32> {
+        let d = &self.data;
         d.rank_ids()
             .filter(|&r| {
                 d.rank_value(r, keys::HOSTNAME)
