@@ -726,11 +726,32 @@ impl Client {
         p.into_bytes()
     }
 
-    /// Command 33 of a 5.0 server: a namespace and a rank.
-    fn refresh_payload(&self, proc: &Proc) -> Vec<u8> {
-        let mut p = Pack::cmd(self.mode, cmd::REFRESH_CACHE);
-        p.string(Some(proc.nspace.as_bytes())).rank(proc.rank);
-        p.into_bytes()
+    /// What to ask the server for a Get its data here could not answer, and whether that is
+    /// a refresh: a 5.0 server answers a refreshing Get with command 33 (a namespace and a
+    /// rank: everything it holds of the process), any other Get with GETNB.
+    fn get_request(&self, proc: &Proc, key: &[u8], info: &[Info], q: &GetQuals) -> (Vec<u8>, bool) {
+        if q.refresh && self.server_v5 {
+            let mut p = Pack::cmd(self.mode, cmd::REFRESH_CACHE);
+            p.string(Some(proc.nspace.as_bytes())).rank(proc.rank);
+            return (p.into_bytes(), true);
+        }
+        let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
+        (self.getnb_payload(proc, key, info, reserved_own), false)
+    }
+
+    /// Stores the server's answer to [`Client::get_request`].
+    fn ingest_reply(
+        mode: BufferType,
+        store: &RwLock<ClientStore>,
+        proc: &Proc,
+        reply: &[u8],
+        refresh: bool,
+    ) -> Result<()> {
+        if refresh {
+            Self::ingest_refresh_reply(mode, store, proc, reply)
+        } else {
+            Self::ingest_get_reply(mode, store, reply)
+        }
     }
 
     /// Its reply: a status, then KVALs of the process, which replace what was held. The
@@ -808,30 +829,14 @@ impl Client {
         if q.optional || self.conn.is_none() {
             return Err(Error::NotFound);
         }
-        if q.refresh && self.server_v5 {
-            // A 5.0 server answers a refreshing Get with everything it holds of the process.
-            let reply = self.request(self.refresh_payload(&proc), None)?;
-            Self::ingest_refresh_reply(self.mode, &self.store, &proc, &reply)?;
-            return match self.lookup_local(
-                &proc,
-                key,
-                &GetQuals {
-                    refresh: false,
-                    ..q
-                },
-            ) {
-                Lookup::Found(v) => Ok(v),
-                _ => Err(Error::NotFound),
-            };
-        }
-        let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
-        let payload = self.getnb_payload(&proc, key, info, reserved_own);
-        let reply = self.request(
-            payload,
-            q.timeout
-                .map(|t| t.min(Duration::from_secs(MAX_TIMEOUT_SECS)) + TIMEOUT_GRACE),
-        )?;
-        Self::ingest_get_reply(self.mode, &self.store, &reply)?;
+        let (payload, refresh) = self.get_request(&proc, key, info, &q);
+        // (A refresh from a 5.0 server waits as long as the server takes.)
+        let timeout = q
+            .timeout
+            .filter(|_| !refresh)
+            .map(|t| t.min(Duration::from_secs(MAX_TIMEOUT_SECS)) + TIMEOUT_GRACE);
+        let reply = self.request(payload, timeout)?;
+        Self::ingest_reply(self.mode, &self.store, &proc, &reply, refresh)?;
         let q2 = GetQuals {
             refresh: false,
             ..q
@@ -857,23 +862,11 @@ impl Client {
         if q.optional || self.conn.is_none() {
             return self.post(move || done(Err(Error::NotFound)));
         }
-        let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
-        let refresh = q.refresh && self.server_v5;
-        let payload = if refresh {
-            self.refresh_payload(&proc)
-        } else {
-            self.getnb_payload(&proc, key, info, reserved_own)
-        };
+        let (payload, refresh) = self.get_request(&proc, key, info, &q);
         let (mode, store, key) = (self.mode, self.store.clone(), key.to_vec());
         self.request_nb(payload, move |r| {
             let res = r
-                .and_then(|b| {
-                    if refresh {
-                        Self::ingest_refresh_reply(mode, &store, &proc, &b)
-                    } else {
-                        Self::ingest_get_reply(mode, &store, &b)
-                    }
-                })
+                .and_then(|b| Self::ingest_reply(mode, &store, &proc, &b, refresh))
                 .and_then(|()| {
                     let q2 = GetQuals {
                         refresh: false,
@@ -1316,18 +1309,16 @@ impl Client {
                 }
                 // A 5.0 server whose host named no membership sends none: the members are
                 // then those asked for (OpenPMIx 5.0's client fails there).
-                let told = if v5 && !u.at_end() {
+                let mut members = if v5 && !u.at_end() {
                     u.procs()?
                 } else {
                     Vec::new()
                 };
-                let members = if told.is_empty() {
+                if members.is_empty() {
                     asked.sort();
                     asked.dedup();
-                    asked
-                } else {
-                    told
-                };
+                    members = asked;
+                }
                 let mut out = vec![Info::new(
                     PMIX_GROUP_ID.to_bytes(),
                     Value::String(Some(PStr::from(&grp[..]))),
