@@ -32,11 +32,12 @@ struct Item {
 }
 
 impl Item {
-    fn owned(info: pmix_info_t) -> Item {
-        Item {
-            info: Box::new(info),
+    /// A C copy of `info`, owned by the list.
+    fn copy_of(info: &Info) -> Result<Item> {
+        Ok(Item {
+            info: Box::new(convert::info_to_c(info)?),
             owned: true,
-        }
+        })
     }
 
     /// Replaces an item's value with a copy of `v` (releasing the old one if it was ours).
@@ -128,11 +129,7 @@ pub unsafe extern "C" fn PMIx_Info_list_add(
         let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
         // SAFETY: per this function's contract.
         let value = unsafe { super::value::loadable(value, type_) }?;
-        with_list(ptr_, |l| {
-            l.items
-                .push(Item::owned(convert::info_to_c(&Info::new(key, value))?));
-            Ok(())
-        })
+        add(ptr_, &Info::new(key, value), false)
     })
 }
 
@@ -182,10 +179,7 @@ pub unsafe extern "C" fn PMIx_Info_list_xfer(
     entry::status("PMIx_Info_list_xfer", || {
         // SAFETY: per this function's contract.
         let info = unsafe { convert::info_from_c(ptr::req(info)?) }?;
-        with_list(ptr_, |l| {
-            l.items.push(Item::owned(convert::info_to_c(&info)?));
-            Ok(())
-        })
+        add(ptr_, &info, false)
     })
 }
 
@@ -286,7 +280,20 @@ fn put_unique(ptr_: *mut c_void, info: Info, overwrite: bool) -> Result<()> {
                 Ok(())
             };
         }
-        l.items.push(Item::owned(convert::info_to_c(&info)?));
+        l.items.push(Item::copy_of(&info)?);
+        Ok(())
+    })
+}
+
+/// Puts a copy of `info` on the list: last, or first when `first`.
+fn add(ptr_: *mut c_void, info: &Info, first: bool) -> Result<()> {
+    with_list(ptr_, |l| {
+        let item = Item::copy_of(info)?;
+        if first {
+            l.items.insert(0, item);
+        } else {
+            l.items.push(item);
+        }
         Ok(())
     })
 }
@@ -339,11 +346,7 @@ pub unsafe extern "C" fn PMIx_Info_list_add_value(
         let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
         // SAFETY: per this function's contract.
         let value = unsafe { convert::value_from_c(ptr::req(value)?) }?;
-        with_list(ptr_, |l| {
-            l.items
-                .push(Item::owned(convert::info_to_c(&Info::new(key, value))?));
-            Ok(())
-        })
+        add(ptr_, &Info::new(key, value), false)
     })
 }
 
@@ -393,11 +396,7 @@ pub unsafe extern "C" fn PMIx_Info_list_prepend(
         let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
         // SAFETY: per this function's contract.
         let value = unsafe { super::value::loadable(value, type_) }?;
-        with_list(ptr_, |l| {
-            l.items
-                .insert(0, Item::owned(convert::info_to_c(&Info::new(key, value))?));
-            Ok(())
-        })
+        add(ptr_, &Info::new(key, value), true)
     })
 }
 

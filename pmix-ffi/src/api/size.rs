@@ -34,38 +34,51 @@ unsafe fn slen(s: *const c_char) -> usize {
     }
 }
 
-/// The fixed size of one element of a scalar type, or None.
+/// The fixed size of one element of a scalar type (those OpenPMIx 5.0.11 counts by their
+/// size, and the three it forgets), or None.
 fn scalar(ty: pmix_data_type_t) -> Option<usize> {
-    Some(match ty {
-        PMIX_BOOL | PMIX_BYTE | PMIX_INT8 | PMIX_UINT8 => 1,
-        PMIX_INT16 | PMIX_UINT16 | PMIX_STOR_ACCESS_TYPE => 2,
-        PMIX_INT32 | PMIX_UINT32 => 4,
-        PMIX_INT64 | PMIX_UINT64 | PMIX_STOR_MEDIUM | PMIX_STOR_ACCESS | PMIX_STOR_PERSIST => 8,
-        PMIX_SIZE => size_of::<usize>(),
-        PMIX_PID => size_of::<libc::pid_t>(),
-        PMIX_INT | PMIX_UINT => size_of::<core::ffi::c_int>(),
-        PMIX_FLOAT => 4,
-        PMIX_DOUBLE => 8,
-        PMIX_TIMEVAL => size_of::<libc::timeval>(),
-        PMIX_TIME => size_of::<libc::time_t>(),
-        PMIX_STATUS => size_of::<pmix_status_t>(),
-        PMIX_PROC_RANK => size_of::<pmix_rank_t>(),
-        PMIX_PROC => size_of::<pmix_proc_t>(),
-        PMIX_PERSIST => size_of::<pmix_persistence_t>(),
-        PMIX_SCOPE => size_of::<pmix_scope_t>(),
-        PMIX_DATA_RANGE => size_of::<pmix_data_range_t>(),
-        PMIX_PROC_STATE => size_of::<pmix_proc_state_t>(),
-        PMIX_POINTER => size_of::<*mut core::ffi::c_void>(),
-        PMIX_ALLOC_DIRECTIVE => size_of::<pmix_alloc_directive_t>(),
-        PMIX_LINK_STATE => size_of::<pmix_link_state_t>(),
-        PMIX_JOB_STATE => size_of::<pmix_job_state_t>(),
-        PMIX_LOCTYPE => size_of::<pmix_locality_t>(),
-        PMIX_DEVTYPE => size_of::<pmix_device_type_t>(),
-        PMIX_INFO_DIRECTIVES => size_of::<pmix_info_directives_t>(),
-        PMIX_DATA_TYPE => size_of::<pmix_data_type_t>(),
-        PMIX_IOF_CHANNEL => size_of::<pmix_iof_channel_t>(),
-        _ => return None,
-    })
+    let listed = matches!(
+        ty,
+        PMIX_BOOL
+            | PMIX_BYTE
+            | PMIX_INT8
+            | PMIX_UINT8
+            | PMIX_INT16
+            | PMIX_UINT16
+            | PMIX_STOR_ACCESS_TYPE
+            | PMIX_INT32
+            | PMIX_UINT32
+            | PMIX_INT64
+            | PMIX_UINT64
+            | PMIX_STOR_MEDIUM
+            | PMIX_STOR_ACCESS
+            | PMIX_STOR_PERSIST
+            | PMIX_SIZE
+            | PMIX_PID
+            | PMIX_INT
+            | PMIX_UINT
+            | PMIX_FLOAT
+            | PMIX_DOUBLE
+            | PMIX_TIMEVAL
+            | PMIX_TIME
+            | PMIX_STATUS
+            | PMIX_PROC_RANK
+            | PMIX_PROC
+            | PMIX_PERSIST
+            | PMIX_SCOPE
+            | PMIX_DATA_RANGE
+            | PMIX_PROC_STATE
+            | PMIX_POINTER
+            | PMIX_ALLOC_DIRECTIVE
+            | PMIX_LINK_STATE
+            | PMIX_JOB_STATE
+            | PMIX_LOCTYPE
+            | PMIX_DEVTYPE
+            | PMIX_INFO_DIRECTIVES
+            | PMIX_DATA_TYPE
+            | PMIX_IOF_CHANNEL
+    );
+    listed.then(|| crate::convert::elem_size(ty).ok()).flatten()
 }
 
 fn compressed_len(bo: &pmix_byte_object_t) -> usize {
@@ -124,11 +137,6 @@ unsafe fn regattr_size(r: &pmix_regattr_t) -> usize {
     sz
 }
 
-/// Bytes of an hwloc cpuset bitmap: the bits up to its last one.
-fn cpuset_size(c: &pmix_cpuset_t) -> usize {
-    crate::hwloc::cpuset_bitmap_bytes(c)
-}
-
 /// The size of one element of type `ty` at `p`, beyond the fixed part counted by the caller
 /// for arrays (`extra`), or the whole size for values (`whole`).
 ///
@@ -170,7 +178,7 @@ unsafe fn elem_extra(p: *const u8, ty: pmix_data_type_t) -> Result<usize> {
             PMIX_DISK_STATS => slen((*p.cast::<pmix_disk_stats_t>()).disk),
             PMIX_NET_STATS => slen((*p.cast::<pmix_net_stats_t>()).net_interface),
             PMIX_NODE_STATS => node_stats_size(&*p.cast()),
-            PMIX_PROC_CPUSET => cpuset_size(&*p.cast()),
+            PMIX_PROC_CPUSET => crate::hwloc::cpuset_bitmap_bytes(&*p.cast()),
             PMIX_TOPO => {
                 crate::hwloc::topology_shmem_length(&*p.cast()).ok_or(Error::Status(PMIX_ERROR))?
             }
@@ -192,7 +200,7 @@ unsafe fn darray_size(d: &pmix_data_array_t) -> Result<usize> {
         PMIX_COMPRESSED_STRING | PMIX_COMPRESSED_BYTE_OBJECT => size_of::<*mut c_char>(),
         PMIX_INFO => 0,
         PMIX_UNDEF | PMIX_DATA_ARRAY => return Err(Error::Status(PMIX_ERR_UNKNOWN_DATA_TYPE)),
-        t => scalar(t).map_or_else(|| crate::convert::elem_size(t), Ok)?,
+        t => crate::convert::elem_size(t)?,
     };
     let stride = crate::convert::elem_size(d.r#type)?;
     let mut sz = per * d.size;
