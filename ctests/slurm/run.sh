@@ -261,9 +261,7 @@ fi
 "$MPICC" -O1 -Wall -Werror -o "$D/ring" "$here/ring.c" 2>"$D/log/mpicc.err" ||
   { cat "$D/log/mpicc.err" >&2; die "mpicc failed"; }
 if [ -n "${OMPI5_DIR:-}" ]; then
-  libmpi=$(ldd "$D/ring" | awk '$1 ~ /^libmpi\.so/ {print $3}')
-  [ "$(readlink -f "$libmpi")" = "$(readlink -f "$OMPI5_DIR/lib/libmpi.so.40")" ] ||
-    die "the ring takes libmpi from '$libmpi', not from $OMPI5_DIR/lib"
+  other=$(ompi5_libmpi_of "$D/ring") || die "the ring takes libmpi from $other, not from $OMPI5_DIR/lib"
 fi
 extra=()
 [ -n "$cpus" ] && [ "$cpus" -lt "$NTASKS" ] && extra=(--overcommit)

