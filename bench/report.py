@@ -541,28 +541,24 @@ def main():
     # -- ours against the faster of the two references (same run) --------------------------
     fast = Table(["figure", "N", "4.2.2 median", "5.0.11 median", "ours median",
                   "ratio ours/faster", "target", "met?"])
+    def add_fast(title, label, kind, param, fig, target, fmt):
+        """One row: the medians of both references and ours, ours ÷ the faster reference."""
+        r4 = pct(R.pooled("ref", kind, param, fig)[0], 50)
+        r5 = pct(R5.pooled("ref", kind, param, fig)[0], 50)
+        om = pct(R.pooled("ours", kind, param, fig)[0], 50)
+        refs = [x for x in (r4, r5) if x]
+        ratio = om / min(refs) if refs and om is not None else None
+        fast.add(title, label, fmt(r4), fmt(r5), fmt(om), "—" if ratio is None else f"{ratio:.3g}",
+                 "—" if target is None else f"≤ {target:g}",
+                 verdict(ratio, target) if target is not None else "—")
+
     if R5 is not None:
         for title, kind, fig, target, fmt in figures:
             for n in ns:
-                param = f"n{n}"
-                r4 = pct(R.pooled("ref", kind, param, fig)[0], 50)
-                r5 = pct(R5.pooled("ref", kind, param, fig)[0], 50)
-                om = pct(R.pooled("ours", kind, param, fig)[0], 50)
-                refs = [x for x in (r4, r5) if x]
-                faster = min(refs) if refs else None
-                ratio = om / faster if faster and om is not None else None
-                fast.add(title, n, fmt(r4), fmt(r5), fmt(om), "—" if ratio is None else f"{ratio:.3g}",
-                         "—" if target is None else f"≤ {target:g}",
-                         verdict(ratio, target) if target is not None else "—")
+                add_fast(title, n, kind, f"n{n}", fig, target, fmt)
         tk = m.get("tool_connects", "0")
         if tk and tk != "0":
-            r4 = pct(R.pooled("ref", "tool", f"k{tk}", "tool_fin")[0], 50)
-            r5 = pct(R5.pooled("ref", "tool", f"k{tk}", "tool_fin")[0], 50)
-            om = pct(R.pooled("ours", "tool", f"k{tk}", "tool_fin")[0], 50)
-            refs = [x for x in (r4, r5) if x]
-            ratio = om / min(refs) if refs and om is not None else None
-            fast.add("Tool connect + disconnect, per tool", "—", fmt_ns(r4), fmt_ns(r5), fmt_ns(om),
-                     "—" if ratio is None else f"{ratio:.3g}", "≤ 0.5", verdict(ratio, 0.5))
+            add_fast("Tool connect + disconnect, per tool", "—", "tool", f"k{tk}", "tool_fin", 0.5, fmt_ns)
 
     # memory per additional client: least-squares slope over N of the host's RSS (not PSS:
     # the host's PSS falls as clients share its library pages) and of the machine's total PSS
