@@ -103,7 +103,7 @@ fn fixture() -> &'static Fixture {
 }
 
 fn job_info() -> Vec<Info> {
-    let host = pmix_core::server::local_hostname();
+    let host = pmix_core::net::local_hostname();
     let nmap = pmix_core::regex::node_map_of(std::slice::from_ref(&host)).expect("node map");
     let pmap = pmix_core::regex::proc_map_of(&[vec![0, 1]]).expect("proc map");
     vec![

@@ -17,6 +17,9 @@ use parking_lot::{Mutex, RwLock};
 use pmix_sys::*;
 
 use crate::codec::BufferType;
+use crate::datastore::gds::{
+    GDS_SHM, MSEG_GEN_KEY, MSEG_PATH_KEY, REQ_INLINE, SEG_GEN_KEY, SEG_PATH_KEY,
+};
 use crate::datastore::{ClientStore, GetQuals, Lookup};
 use crate::events::{Event, Pump, Registry};
 use crate::net::Stream;
@@ -81,7 +84,7 @@ impl ClientEnv {
                     .map(str::as_bytes),
             ),
             gds_shm: get("PMIX_GDS_MODULE")
-                .is_some_and(|l| l.split(',').any(|g| g.trim() == crate::server::GDS_SHM)),
+                .is_some_and(|l| l.split(',').any(|g| g.trim() == GDS_SHM)),
             server_v5: get("PMIX_VERSION").is_some_and(|v| crate::wire::is_v5(v.as_bytes())),
         }))
     }
@@ -166,7 +169,7 @@ fn handshake(env: &ClientEnv) -> Result<Stream> {
         Vec::new(),
     );
     if env.gds_shm {
-        hello = hello.with_gds(crate::server::GDS_SHM);
+        hello = hello.with_gds(GDS_SHM);
     }
     s.write_all(&hello.encode()).map_err(|_| Error::Unreach)?;
     let mut st = [0u8; 4];
@@ -209,7 +212,6 @@ type SegRef<'a> = (&'a [u8], u64);
 /// job-data segment's path and generation, and the modex segment's when the server made
 /// one.
 fn segment_ref(kvals: &[Kval]) -> Option<(SegRef<'_>, Option<SegRef<'_>>)> {
-    use crate::server::{MSEG_GEN_KEY, MSEG_PATH_KEY, SEG_GEN_KEY, SEG_PATH_KEY};
     match kvals {
         [p, g] => Some((seg_pair(p, g, (SEG_PATH_KEY, SEG_GEN_KEY))?, None)),
         [p, g, mp, mg] => Some((
@@ -346,7 +348,7 @@ impl Client {
             return Ok(());
         }
         let mut p = Pack::cmd(self.mode, cmd::REQ);
-        p.string(Some(crate::server::REQ_INLINE));
+        p.string(Some(REQ_INLINE));
         let reply = self.request(p.into_bytes(), None)?;
         let mut u = Unpack::new(self.mode, &reply);
         if u.string()?.as_ref() != Some(ns) {
@@ -361,7 +363,7 @@ impl Client {
 
     /// A process without a server: it knows only itself.
     fn singleton() -> Client {
-        let host = crate::server::local_hostname();
+        let host = crate::net::local_hostname();
         let me = Proc::new(format!("singleton.{}.{}", host, std::process::id()), 0);
         let mut store = ClientStore::new(me.clone());
         let kv = |k: &core::ffi::CStr, v: Value| Kval {

@@ -58,7 +58,7 @@ impl Peer {
     /// The uid owning the peer's socket, if the kernel says.
     pub fn uid(&self) -> Option<u32> {
         match *self {
-            Peer::Tcp(local, peer) => crate::wire::tcp_peer_uid(local, peer),
+            Peer::Tcp(local, peer) => tcp_peer_uid(local, peer),
             Peer::Unix { uid, .. } => Some(uid),
             Peer::Unknown => None,
         }
@@ -309,9 +309,162 @@ pub fn fresh_unix_name() -> String {
     )
 }
 
+/// The uid that owns a TCP connection on this machine, as the kernel records it: the socket
+/// whose local address is `peer` and remote address is `local`. `None` when the peer is not
+/// on this machine or the kernel cannot tell.
+///
+/// Asked of the kernel's socket diagnostics (one netlink request naming the connection,
+/// answered from the socket hash in constant time); where that interface is missing, found
+/// in `/proc/net/tcp`, whose cost grows with every socket of the machine (TIME-WAIT ones
+/// too): with a thousand sockets a scan took longer than the rest of a handshake.
+pub fn tcp_peer_uid(local: std::net::SocketAddr, peer: std::net::SocketAddr) -> Option<u32> {
+    match sock_diag_uid(local, peer) {
+        Ok(uid) => uid,
+        Err(_) => tcp_peer_uid_from_table(local, peer),
+    }
+}
+
+/// `tcp_peer_uid` through `NETLINK_SOCK_DIAG` (`SOCK_DIAG_BY_FAMILY`, an exact
+/// `inet_diag_req_v2` lookup). `Ok(None)`: the kernel knows no such socket; `Err`: the
+/// interface did not answer.
+fn sock_diag_uid(
+    local: std::net::SocketAddr,
+    peer: std::net::SocketAddr,
+) -> std::io::Result<Option<u32>> {
+    use rustix::net::{AddressFamily, RecvFlags, SendFlags, SocketType, netlink};
+    const SOCK_DIAG_BY_FAMILY: u16 = 20;
+    const NLMSG_ERROR: u16 = 2;
+    const NLM_F_REQUEST: u16 = 1;
+    const HDR: usize = 16;
+    let unavailable = || std::io::Error::from(std::io::ErrorKind::Unsupported);
+    let family: u8 = match peer {
+        std::net::SocketAddr::V4(_) => 2,  // AF_INET
+        std::net::SocketAddr::V6(_) => 10, // AF_INET6
+    };
+    let ip = |a: std::net::SocketAddr| -> [u8; 16] {
+        match a.ip() {
+            std::net::IpAddr::V4(v4) => {
+                let mut b = [0u8; 16];
+                b[..4].copy_from_slice(&v4.octets());
+                b
+            }
+            std::net::IpAddr::V6(v6) => v6.octets(),
+        }
+    };
+    // nlmsghdr, then inet_diag_req_v2: family, protocol, ext, pad, states, then the
+    // socket id: source port and destination port (big-endian), source and destination
+    // addresses (16 bytes each), interface, cookie (none).
+    let mut req = Vec::with_capacity(HDR + 56);
+    req.extend_from_slice(&((HDR + 56) as u32).to_ne_bytes());
+    req.extend_from_slice(&SOCK_DIAG_BY_FAMILY.to_ne_bytes());
+    req.extend_from_slice(&NLM_F_REQUEST.to_ne_bytes());
+    req.extend_from_slice(&1u32.to_ne_bytes()); // sequence
+    req.extend_from_slice(&0u32.to_ne_bytes()); // port id: the kernel assigns it
+    req.extend_from_slice(&[family, 6, 0, 0]); // IPPROTO_TCP
+    req.extend_from_slice(&u32::MAX.to_ne_bytes()); // every state
+    // The peer's socket: its local end is `peer`, its remote end is `local`.
+    req.extend_from_slice(&peer.port().to_be_bytes());
+    req.extend_from_slice(&local.port().to_be_bytes());
+    req.extend_from_slice(&ip(peer));
+    req.extend_from_slice(&ip(local));
+    req.extend_from_slice(&0u32.to_ne_bytes()); // any interface
+    req.extend_from_slice(&[0xff; 8]); // INET_DIAG_NOCOOKIE
+    let fd = rustix::net::socket(
+        AddressFamily::NETLINK,
+        SocketType::DGRAM,
+        Some(netlink::SOCK_DIAG),
+    )?;
+    rustix::net::send(&fd, &req, SendFlags::empty())?;
+    // The kernel answers within the send; not waiting covers a kernel that does not.
+    let mut buf = [0u8; 1024];
+    let (n, _) = rustix::net::recv(&fd, &mut buf, RecvFlags::DONTWAIT)?;
+    let msg = &buf[..n];
+    let u16_at = |o: usize| msg.get(o..o + 2).map(|b| u16::from_ne_bytes([b[0], b[1]]));
+    let u32_at = |o: usize| {
+        msg.get(o..o + 4)
+            .map(|b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    match u16_at(4) {
+        // inet_diag_msg: family, state, timer, retrans, the socket id (48 bytes),
+        // expires, rqueue, wqueue, then uid.
+        Some(SOCK_DIAG_BY_FAMILY) => Ok(Some(u32_at(HDR + 64).ok_or_else(unavailable)?)),
+        Some(NLMSG_ERROR) => match u32_at(HDR).map(|e| e as i32) {
+            Some(-2) => Ok(None), // ENOENT: no such socket here
+            _ => Err(unavailable()),
+        },
+        _ => Err(unavailable()),
+    }
+}
+
+/// `tcp_peer_uid` from the `/proc/net/tcp` (or `tcp6`) entry whose local address is `peer`
+/// and remote address is `local`.
+fn tcp_peer_uid_from_table(local: std::net::SocketAddr, peer: std::net::SocketAddr) -> Option<u32> {
+    fn hex_addr(a: std::net::SocketAddr) -> String {
+        match a {
+            std::net::SocketAddr::V4(v4) => {
+                format!(
+                    "{:08X}:{:04X}",
+                    u32::from_le_bytes(v4.ip().octets()),
+                    v4.port()
+                )
+            }
+            std::net::SocketAddr::V6(v6) => {
+                let o = v6.ip().octets();
+                let mut s = String::new();
+                for w in o.chunks(4) {
+                    s.push_str(&format!(
+                        "{:08X}",
+                        u32::from_le_bytes([w[0], w[1], w[2], w[3]])
+                    ));
+                }
+                format!("{s}:{:04X}", v6.port())
+            }
+        }
+    }
+    let table = if peer.is_ipv4() {
+        "/proc/net/tcp"
+    } else {
+        "/proc/net/tcp6"
+    };
+    // One line per socket, its addresses at fixed columns ("%4d: %08X:%04X %08X:%04X ..."
+    // for IPv4, 32 hex digits for IPv6): compare them in place, and split only the line
+    // that matches. The table can hold tens of thousands of sockets.
+    let text = std::fs::read(table).ok()?;
+    let want_local = hex_addr(peer);
+    let want_remote = hex_addr(local);
+    let (l, r) = (want_local.as_bytes(), want_remote.as_bytes());
+    for line in text.split(|&b| b == b'\n').skip(1) {
+        let Some(colon) = line.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let rest = &line[colon + 1..];
+        let rest = &rest[rest.iter().position(|&b| b != b' ').unwrap_or(0)..];
+        if rest.len() > l.len() + r.len() + 1
+            && &rest[..l.len()] == l
+            && &rest[l.len() + 1..l.len() + 1 + r.len()] == r
+        {
+            let text = std::str::from_utf8(line).ok()?;
+            let f: Vec<&str> = text.split_whitespace().collect();
+            return f.get(7)?.parse().ok();
+        }
+    }
+    None
+}
+
+/// The host name without its domain (or `PMIX_HOSTNAME`).
+pub fn local_hostname() -> crate::values::PStr {
+    if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
+        return h.into();
+    }
+    let h = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let h = h.trim();
+    crate::values::PStr::from(h.split('.').next().unwrap_or(h))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::own_ids;
 
     #[test]
     fn unix_streams_connect_carry_bytes_and_name_their_owner() {
@@ -324,12 +477,43 @@ mod tests {
         let mut buf = [0u8; 5];
         s.read_exact(&mut buf).unwrap();
         assert_eq!(&buf, b"hello");
-        let me = crate::wire::own_ids().0;
+        let me = own_ids().0;
         assert_eq!(s.peer().uid(), Some(me));
         assert_eq!(c.peer().uid(), Some(me));
         // A name nobody listens on fails at once.
         assert!(Stream::connect_unix(&fresh_unix_name()).is_err());
         // A second listener cannot take a name in use.
         assert!(Listener::unix(&name).is_err());
+    }
+
+    #[test]
+    fn peer_uid_of_a_loopback_connection_is_ours() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        let uid = tcp_peer_uid(s.local_addr().unwrap(), s.peer_addr().unwrap());
+        assert_eq!(uid, Some(own_ids().0));
+        drop(c);
+    }
+
+    #[test]
+    fn socket_diagnostics_and_the_table_agree_on_the_peer() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        let (local, peer) = (s.local_addr().unwrap(), s.peer_addr().unwrap());
+        let table = tcp_peer_uid_from_table(local, peer);
+        assert_eq!(table, Some(own_ids().0));
+        // Where the kernel has socket diagnostics, they answer the same.
+        if let Ok(diag) = sock_diag_uid(local, peer) {
+            assert_eq!(diag, table);
+        }
+        // A connection that does not exist: no owner, whichever way it is asked.
+        let gone = c.local_addr().unwrap();
+        drop((c, s));
+        drop(l);
+        let bogus: std::net::SocketAddr = "127.0.0.1:1".parse().unwrap();
+        assert_eq!(tcp_peer_uid(bogus, gone), None);
+        assert_eq!(tcp_peer_uid_from_table(bogus, gone), None);
     }
 }

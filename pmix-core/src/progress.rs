@@ -28,6 +28,7 @@ use mio::{Events, Interest, Poll, Token, Waker};
 use parking_lot::Mutex;
 
 use crate::net::{Listener as ListenSock, Stream};
+use crate::wire::Framing;
 use crate::{Error, Result};
 
 /// Work posted to the progress thread.
@@ -40,32 +41,6 @@ pub struct ConnId(usize);
 /// Identifies a pending timer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TimerId(u64);
-
-/// Splits a byte stream into messages.
-pub trait Framing: Send {
-    /// If `buf` starts with a complete message, where it is (`Frame`).
-    /// `Err` means the stream is corrupt (the connection is then closed).
-    fn split(&mut self, buf: &[u8]) -> Result<Option<Frame>>;
-
-    /// The length of the incomplete message at the start of `buf` when its header tells
-    /// (0: unknown), so that the reader makes room for all of it at once.
-    fn needed(&self, buf: &[u8]) -> usize {
-        let _ = buf;
-        0
-    }
-}
-
-/// Where a complete message lies at the start of a buffer: the handler receives
-/// `buf[payload]` in place, without a copy.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frame {
-    /// Bytes the message takes (header included).
-    pub len: usize,
-    /// The tag of the header.
-    pub tag: u32,
-    /// The payload's position in the buffer.
-    pub payload: std::ops::Range<usize>,
-}
 
 /// One framed message, borrowed from the connection's input buffer for the duration of
 /// [`ConnHandler::on_message`]; a handler that keeps the payload copies it.

@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::progress::{
-    ConnHandler, ConnId, DirectSender, Framing, Message, Progress, Reactor, on_progress_thread,
+    ConnHandler, ConnId, DirectSender, Message, Progress, Reactor, on_progress_thread,
 };
+use crate::wire::Framing;
 use crate::{Error, Result};
 
 /// What a request's completion receives: the reply payload, or why there is none.
@@ -280,7 +281,7 @@ impl Requester {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::Frame;
+    use crate::wire::Frame;
 
     #[test]
     fn tags_start_at_101_and_wrap_to_100() {

@@ -3,7 +3,7 @@
 //!
 //! - Unix socket: `SO_PEERCRED` gives both ids, as they were when the peer connected.
 //! - Loopback TCP: the kernel's socket diagnostics give the uid owning the peer's socket
-//!   (`crate::wire::tcp_peer_uid`), but no gid. The gid the peer claims (its native
+//!   (`crate::net::tcp_peer_uid`), but no gid. The gid the peer claims (its native
 //!   credential, or a tool's stated gid) stands only if the verified user belongs to that
 //!   group (its primary group, or a supplementary one in the system's group database);
 //!   a peer that claims none gets its user's primary group.

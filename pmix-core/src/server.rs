@@ -24,16 +24,20 @@ use parking_lot::Mutex;
 use pmix_sys::*;
 
 use crate::codec::BufferType;
+use crate::datastore::gds::{
+    GDS_SHM, MSEG_GEN_KEY, MSEG_PATH_KEY, REQ_INLINE, SEG_GEN_KEY, SEG_PATH_KEY,
+};
 use crate::datastore::{JobRecord, ModexStore, blob_of};
 use crate::events::{Event, Registry};
 use crate::host::{Host, Upcall};
+use crate::net::local_hostname;
 use crate::net::{self, Listener, Stream};
-use crate::progress::{
-    ConnHandler, ConnId, Frame, Framing, Message, Progress, Reactor, SharedBytes, TimerId,
-};
+use crate::progress::{ConnHandler, ConnId, Message, Progress, Reactor, SharedBytes, TimerId};
 use crate::values::{Info, Kval, PStr, Pdata, Proc, Value};
 use crate::wire::msg::{Pack, Unpack};
-use crate::wire::{Hello, PeerKind, ServerUri, ToolReply, WireFraming, cmd, handshake};
+use crate::wire::{
+    Frame, Framing, Hello, PeerKind, ServerUri, ToolReply, WireFraming, cmd, handshake,
+};
 use crate::{Error, Result};
 
 /// How long a peer may take to send its handshake.
@@ -233,16 +237,6 @@ impl FenceRanks {
 fn requester_info(peer: &Peer, mut info: Vec<Info>) -> Vec<Info> {
     push_requester(&mut info, peer.ids);
     info
-}
-
-/// The host name without its domain (or `PMIX_HOSTNAME`).
-pub fn local_hostname() -> PStr {
-    if let Ok(h) = std::env::var("PMIX_HOSTNAME") {
-        return h.into();
-    }
-    let h = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let h = h.trim();
-    PStr::from(h.split('.').next().unwrap_or(h))
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -445,23 +439,6 @@ struct SegmentFile {
     path: std::path::PathBuf,
     generation: u64,
 }
-
-/// The gds name our clients declare when their server offered it (`PMIX_GDS_MODULE`): the
-/// job data comes as a segment to map (see `datastore::segment`).
-pub const GDS_SHM: &str = "rsshm";
-
-/// The key of the REQ reply KVAL naming the segment file (STRING), for "rsshm" peers.
-pub(crate) const SEG_PATH_KEY: &[u8] = b"pmix.rsshm.seg";
-/// The key of the REQ reply KVAL giving the segment's generation (UINT64).
-pub(crate) const SEG_GEN_KEY: &[u8] = b"pmix.rsshm.gen";
-/// The key of the REQ reply KVAL naming the modex segment file (STRING), for "rsshm" peers;
-/// optional (after the job segment's two).
-pub(crate) const MSEG_PATH_KEY: &[u8] = b"pmix.rsshm.mseg";
-/// The key of the REQ reply KVAL giving the modex segment's generation (UINT64).
-pub(crate) const MSEG_GEN_KEY: &[u8] = b"pmix.rsshm.mgen";
-/// What an "rsshm" peer that cannot map the segment sends after the REQ command to get the
-/// job data inline, as a "hash" peer does.
-pub(crate) const REQ_INLINE: &[u8] = b"hash";
 
 /// Bytes of other processes' data the first GETNB reply to a "hash" client may carry besides
 /// the process asked for; each later reply that carries some may carry twice as much, up to

@@ -1040,7 +1040,7 @@ fn job_data_comes_from_a_mapped_segment_or_inline_with_the_same_answers() {
     let tmp = std::env::temp_dir().join(format!("pmix-session-seg.{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir(&tmp).unwrap();
-    let host = server::local_hostname();
+    let host = pmix_core::net::local_hostname();
     let cfg = ServerConfig {
         id: Proc::new("seg-server", 0),
         tmpdir: tmp.to_str().unwrap().into(),
@@ -1436,7 +1436,7 @@ fn the_server_computes_device_distances_for_a_client() {
         .expect("sent");
         rx.recv_timeout(Duration::from_secs(20)).expect("answered")
     };
-    let host = server::local_hostname().to_string();
+    let host = pmix_core::net::local_hostname().to_string();
     let here = |cs: &Cpuset, types, ids: &[PStr]| -> pmix_core::Result<Vec<DeviceDistance>> {
         topology::local()?.device_distances(cs, types, ids, &host)
     };
@@ -1474,7 +1474,7 @@ fn resolve_commands_of_5_0_clients_are_answered_from_the_job_data() {
     use pmix_core::wire::msg::{Pack, Unpack};
     let s = TestServer(server::start(Arc::new(NoHost), test_config()).expect("server"));
     let ns = PStr::from("ns");
-    let here = server::local_hostname();
+    let here = pmix_core::net::local_hostname();
     // Ranks 0 and 2 here, 1 and 3 on node "other".
     let rank = |r: u32, host: &PStr| {
         Value::DataArray(Box::new(pmix_core::values::DataArray {

@@ -124,7 +124,7 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
     }) {
         return Ok(c.me.clone());
     }
-    let host = pmix_core::server::local_hostname().to_string();
+    let host = pmix_core::net::local_hostname().to_string();
     let client = tool::init(info, &host)?;
     let client = Arc::new(client);
     let me = client.me.clone();
@@ -200,7 +200,7 @@ fn launcher_rendezvous(client: &Arc<Client>, info: &[Info]) -> Result<Option<Arc
 pub(crate) fn tool_attach(info: &[Info]) -> Result<(pmix_core::Proc, pmix_core::Proc)> {
     use pmix_core::tool;
     let c = client()?;
-    let host = pmix_core::server::local_hostname().to_string();
+    let host = pmix_core::net::local_hostname().to_string();
     let (uri, kind) = tool::locate(info, &host)?.ok_or(Error::Unreach)?;
     if let Some(known) = connections()
         .into_iter()

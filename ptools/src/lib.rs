@@ -123,7 +123,7 @@ impl Target {
 
     /// Why connecting failed, naming what was tried (one line).
     fn diagnose(&self, err: &Error) -> String {
-        let host = pmix_core::server::local_hostname().to_string();
+        let host = pmix_core::net::local_hostname().to_string();
         let dir = self.search_dir();
         let why = error_text(err);
         if matches!(
@@ -228,7 +228,7 @@ pub fn error_text(e: &Error) -> String {
 /// Connects to the server `target` names, as a tool; exits with a diagnosis when it cannot.
 pub fn connect(tool_name: &str, target: &Target) -> Client {
     let infos = target.infos().unwrap_or_else(|e| fail(tool_name, e));
-    let host = pmix_core::server::local_hostname().to_string();
+    let host = pmix_core::net::local_hostname().to_string();
     match tool::init(&infos, &host) {
         Ok(c) => c,
         Err(e) => fail(tool_name, target.diagnose(&e)),

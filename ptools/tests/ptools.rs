@@ -68,7 +68,7 @@ fn run_dir(tag: &str) -> PathBuf {
 }
 
 fn host() -> String {
-    pmix_core::server::local_hostname().to_string()
+    pmix_core::net::local_hostname().to_string()
 }
 
 /// A running pmixrun and the pids of its ranks.

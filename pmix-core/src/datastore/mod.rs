@@ -19,6 +19,7 @@
 
 mod client;
 pub(crate) mod ds21;
+pub mod gds;
 mod job;
 pub(crate) mod keys;
 mod modex;

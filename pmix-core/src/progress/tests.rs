@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::*;
+use crate::wire::Frame;
 
 /// Messages of the form: u32 BE length, then that many bytes; tag = 0.
 struct LenPrefixed {

@@ -1860,7 +1860,7 @@ impl DistanceRequest {
             }
         };
         let (types, ids) = topology::distance_selection(&self.directives);
-        let host = pmix_core::server::local_hostname().to_string();
+        let host = pmix_core::net::local_hostname().to_string();
         topology::local()?.device_distances(cs, types, &ids, &host)
     }
 

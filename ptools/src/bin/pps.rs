@@ -86,7 +86,7 @@ fn state_text(p: &pmix_core::values::ProcInfo) -> String {
     let here = p
         .hostname
         .as_ref()
-        .is_some_and(|h| h.as_bytes() == pmix_core::server::local_hostname().as_bytes());
+        .is_some_and(|h| h.as_bytes() == pmix_core::net::local_hostname().as_bytes());
     if here && p.pid > 0 && p.state < PMIX_PROC_STATE_UNTERMINATED && kernel_stopped(p.pid) {
         s.push_str("(stopped)");
     }
