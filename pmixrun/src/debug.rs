@@ -20,10 +20,9 @@ use pmix_core::values::{App, Info, PStr, Proc, Value};
 use pmix_core::{Error, Result};
 use pmix_sys::*;
 
+use crate::apps::apps_of_request;
 use crate::cli::StdinTarget;
-use crate::host::{find, flag};
-use crate::job::{AppSpec, JobOpts, info, string};
-use crate::run::{Run, apps_of_request};
+use crate::job::{AppSpec, JobOpts, find, flag, info, string};
 
 /// `PMIX_BREAKPOINT` of a process stopped on exec.
 pub const EXEC_BREAKPOINT: &str = "pmix-exec";
@@ -212,8 +211,15 @@ pub struct Request {
 }
 
 /// The applications and options of a spawn request (job-level directives first, then
-/// those of each application, which apply to the whole job too).
-pub fn spawn_request(run: &Run, job_info: &[Info], apps: &[App]) -> Result<Request> {
+/// those of each application, which apply to the whole job too). `base_env` is the
+/// session's environment; `job_size` gives the size of a running job (debugger daemons
+/// aimed at it), `None` if there is no such job.
+pub fn spawn_request(
+    base_env: &[(OsString, OsString)],
+    job_size: &dyn Fn(&PStr) -> Option<u32>,
+    job_info: &[Info],
+    apps: &[App],
+) -> Result<Request> {
     let mut apps = apps.to_vec();
     // An application without a process count: "ppr:N:node" mapping (this is one node)
     // gives N; debugger daemons default to one per node.
@@ -257,7 +263,7 @@ pub fn spawn_request(run: &Run, job_info: &[Info], apps: &[App]) -> Result<Reque
         };
         apps = main;
         Some(Cospawn {
-            apps: apps_of_request(&co, job_info, &run.setup.env)?,
+            apps: apps_of_request(&co, job_info, base_env)?,
             opts: co_opts,
             daemons,
             per_proc: count_of(PMIX_DEBUG_DAEMONS_PER_PROC),
@@ -270,7 +276,7 @@ pub fn spawn_request(run: &Run, job_info: &[Info], apps: &[App]) -> Result<Reque
     for a in &apps {
         all.extend(a.info.iter().cloned());
     }
-    let mut specs = apps_of_request(&apps, job_info, &run.setup.env)?;
+    let mut specs = apps_of_request(&apps, job_info, base_env)?;
     let mut opts = JobOpts::default();
     directives(&all, &mut opts)?;
     if cospawn.is_none() && flag(&all, PMIX_DEBUGGER_DAEMONS) {
@@ -286,16 +292,13 @@ pub fn spawn_request(run: &Run, job_info: &[Info], apps: &[App]) -> Result<Reque
         opts.extra
             .push(info(PMIX_DEBUGGER_DAEMONS, Value::Bool(true)));
         if let Some(t) = target {
-            let targets = {
-                let st = run.lock();
-                let job = st.job(&t.nspace).ok_or(Error::NotFound)?;
-                if t.rank == PMIX_RANK_WILDCARD {
-                    job.size()
-                } else if t.rank < job.size() {
-                    1
-                } else {
-                    return Err(Error::NotFound);
-                }
+            let size = job_size(&t.nspace).ok_or(Error::NotFound)?;
+            let targets = if t.rank == PMIX_RANK_WILDCARD {
+                size
+            } else if t.rank < size {
+                1
+            } else {
+                return Err(Error::NotFound);
             };
             let per_proc = find(&all, PMIX_DEBUG_DAEMONS_PER_PROC).and_then(count);
             let per_node = find(&all, PMIX_DEBUG_DAEMONS_PER_NODE).and_then(count);

@@ -18,8 +18,9 @@ use pmix_core::host::{Credential, Done, Host, ModexData, Upcall, Validation};
 use pmix_core::values::{App, DataArray, Info, PStr, Pdata, Proc, ProcInfo, Query, Regattr, Value};
 use pmix_sys::*;
 
-use crate::job::{info, info_array, string};
-use crate::run::{Cmd, HeldLookup, Published, Run, State};
+use crate::job::{find, flag, info, info_array, int_of, key_is, string};
+use crate::publish::{DIRECTIVES, HeldLookup, Published, lookup_in, range_of, readers_of, visible};
+use crate::run::{Cmd, Run, State};
 use crate::sys;
 
 /// The host of pmixrun's server.
@@ -32,117 +33,6 @@ impl PmixrunHost {
     pub fn new(run: Arc<Run>) -> PmixrunHost {
         PmixrunHost { run }
     }
-}
-
-fn key_is(i: &Info, k: &std::ffi::CStr) -> bool {
-    i.key.as_bytes() == k.to_bytes()
-}
-
-pub(crate) fn find<'a>(info: &'a [Info], k: &std::ffi::CStr) -> Option<&'a Value> {
-    pmix_core::values::info_value(info, k)
-}
-
-/// Whether `k` is present with the value true (a non-boolean value is not a yes).
-pub(crate) fn flag(info: &[Info], k: &std::ffi::CStr) -> bool {
-    find(info, k).is_some_and(|v| v.as_bool().unwrap_or(false))
-}
-
-fn int_of(v: &Value) -> Option<i64> {
-    match *v {
-        Value::Int(x) | Value::Int32(x) => Some(x.into()),
-        Value::Int16(x) => Some(x.into()),
-        Value::Int8(x) => Some(x.into()),
-        Value::Int64(x) => Some(x),
-        _ => v.as_u64().and_then(|x| i64::try_from(x).ok()),
-    }
-}
-
-/// Keys a publish, lookup or unpublish request carries as directives, not data.
-const DIRECTIVES: [&std::ffi::CStr; 9] = [
-    PMIX_RANGE,
-    PMIX_PERSISTENCE,
-    PMIX_USERID,
-    PMIX_GRPID,
-    PMIX_TIMEOUT,
-    PMIX_WAIT,
-    PMIX_ACCESS_PERMISSIONS,
-    PMIX_ACCESS_USERIDS,
-    PMIX_ACCESS_GRPIDS,
-];
-
-/// The ids a publish's `PMIX_ACCESS_USERIDS` (or `_GRPIDS`) names: an array of ids, or one.
-fn id_list(info: &[Info], k: &std::ffi::CStr) -> Option<Vec<u32>> {
-    let v = find(info, k)?;
-    let one = |v: &Value| v.as_u64().and_then(|x| u32::try_from(x).ok());
-    Some(match v {
-        Value::DataArray(a) => a.items.iter().filter_map(one).collect(),
-        other => one(other).into_iter().collect(),
-    })
-}
-
-/// Who may read data published with `info`: `None` for anyone in range.
-fn readers_of(info: &[Info]) -> Option<(Vec<u32>, Vec<u32>)> {
-    let users = id_list(info, PMIX_ACCESS_USERIDS);
-    let groups = id_list(info, PMIX_ACCESS_GRPIDS);
-    if users.is_none() && groups.is_none() {
-        return None;
-    }
-    Some((users.unwrap_or_default(), groups.unwrap_or_default()))
-}
-
-fn range_of(info: &[Info], default: pmix_data_range_t) -> pmix_data_range_t {
-    match find(info, PMIX_RANGE) {
-        Some(Value::DataRange(r)) => *r,
-        Some(v) => int_of(v).map_or(default, |x| x as pmix_data_range_t),
-        None => default,
-    }
-}
-
-/// Whether a requester with verified ids `ids` may read `d` (its `PMIX_ACCESS_USERIDS`
-/// and `_GRPIDS`; a requester whose ids are not known reads only unrestricted data).
-fn readable(d: &Published, ids: Option<(u32, u32)>) -> bool {
-    let Some((users, groups)) = &d.readers else {
-        return true;
-    };
-    ids.is_some_and(|(u, g)| {
-        users.contains(&u)
-            || groups
-                .iter()
-                .any(|&x| x == g || pmix_core::security::in_group(u, x))
-    })
-}
-
-/// Whether `who` may see `d` when looking within `range`.
-fn visible(d: &Published, who: &Proc, range: pmix_data_range_t) -> bool {
-    let by = |r: pmix_data_range_t| match r {
-        PMIX_RANGE_PROC_LOCAL => d.publisher == *who,
-        PMIX_RANGE_NAMESPACE => d.publisher.nspace == who.nspace,
-        // One session on one node: every other range is everyone.
-        _ => true,
-    };
-    by(d.range) && by(range)
-}
-
-/// The published data of `keys` that `who` (with verified ids `ids`) can see.
-pub fn lookup_in(
-    st: &State,
-    who: &Proc,
-    ids: Option<(u32, u32)>,
-    keys: &[PStr],
-    range: pmix_data_range_t,
-) -> Vec<Pdata> {
-    keys.iter()
-        .filter_map(|k| {
-            st.published
-                .iter()
-                .find(|d| &d.key == k && visible(d, who, range) && readable(d, ids))
-                .map(|d| Pdata {
-                    proc: d.publisher.clone(),
-                    key: d.key.clone(),
-                    value: d.value.clone(),
-                })
-        })
-        .collect()
 }
 
 /// Removes data published `PMIX_PERSIST_FIRST_READ` once it has been read.
@@ -160,7 +50,7 @@ fn ready_lookups(st: &mut State) -> Vec<(HeldLookup, Vec<Pdata>)> {
     let mut ready = Vec::new();
     let mut keep = Vec::new();
     for h in std::mem::take(&mut st.held) {
-        let found = lookup_in(st, &h.requester, h.ids, &h.keys, h.range);
+        let found = lookup_in(&st.published, &h.requester, h.ids, &h.keys, h.range);
         if found.len() >= h.nwait {
             consume_first_reads(st, &found);
             ready.push((h, found));
@@ -595,7 +485,7 @@ impl Host for PmixrunHost {
             .filter(|&t| t > 0);
         let ids = crate::access::Access::requester(infos);
         let mut st = self.run.lock();
-        let found = lookup_in(&st, proc, ids, &keys, range);
+        let found = lookup_in(&st.published, proc, ids, &keys, range);
         if wait.is_some_and(|w| w.0) && found.len() < nwait {
             st.held.push(HeldLookup {
                 requester: proc.clone(),
@@ -640,7 +530,8 @@ impl Host for PmixrunHost {
         if let Err(e) = self.run.setup.access.check(job_info) {
             return done(Err(e));
         }
-        match crate::debug::spawn_request(&self.run, job_info, apps) {
+        let job_size = |ns: &PStr| self.run.lock().job(ns).map(|j| j.size());
+        match crate::debug::spawn_request(&self.run.setup.env, &job_size, job_info, apps) {
             Ok(req) => {
                 let cmd = Cmd::Spawn {
                     requester: proc.clone(),

@@ -378,6 +378,32 @@ pub fn cpu_list(cpus: &[usize]) -> String {
     parts.join(",")
 }
 
+/// Whether `i` has the key `k`.
+pub fn key_is(i: &Info, k: &std::ffi::CStr) -> bool {
+    i.key.as_bytes() == k.to_bytes()
+}
+
+/// The value of the first info with key `k`.
+pub fn find<'a>(info: &'a [Info], k: &std::ffi::CStr) -> Option<&'a Value> {
+    pmix_core::values::info_value(info, k)
+}
+
+/// Whether `k` is present with the value true (a non-boolean value is not a yes).
+pub fn flag(info: &[Info], k: &std::ffi::CStr) -> bool {
+    find(info, k).is_some_and(|v| v.as_bool().unwrap_or(false))
+}
+
+/// An integer of any integer type.
+pub fn int_of(v: &Value) -> Option<i64> {
+    match *v {
+        Value::Int(x) | Value::Int32(x) => Some(x.into()),
+        Value::Int16(x) => Some(x.into()),
+        Value::Int8(x) => Some(x.into()),
+        Value::Int64(x) => Some(x),
+        _ => v.as_u64().and_then(|x| i64::try_from(x).ok()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@
 #![deny(unsafe_code)]
 
 mod access;
+mod apps;
 mod cli;
 mod debug;
 mod host;
@@ -18,6 +19,7 @@ mod indirect;
 mod iof;
 mod job;
 mod lines;
+mod publish;
 mod run;
 mod sys;
 
@@ -28,7 +30,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
-use pmix_core::server::{ServerConfig, local_hostname};
+use pmix_core::net::local_hostname;
+use pmix_core::server::ServerConfig;
 use pmix_core::values::{PStr, Proc};
 
 use crate::cli::BindTo;
@@ -98,8 +101,8 @@ fn pmixrun() -> i32 {
             eprintln!("pmixrun: working directory {} does not exist", w.display());
             return 1;
         }
-        let path = run::env_lookup(&app_env, "PATH").or_else(|| run::env_lookup(&env, "PATH"));
-        let exe = match run::resolve(&a.cmd[0], cwd.as_deref().unwrap_or(&here), path) {
+        let path = apps::env_lookup(&app_env, "PATH").or_else(|| apps::env_lookup(&env, "PATH"));
+        let exe = match apps::resolve(&a.cmd[0], cwd.as_deref().unwrap_or(&here), path) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("pmixrun: {e}");

@@ -226,7 +226,7 @@ fn stderr(o: &Output) -> String {
 
 fn example_tools(lib: Lib) {
     let s = Server::start(lib, "examples", &["--system-server"]);
-    let host = pmix_core::server::local_hostname().to_string();
+    let host = pmix_core::net::local_hostname().to_string();
     assert!(
         s.dir.join(format!("pmix.sys.{host}")).exists(),
         "--system-server wrote no pmix.sys.{host}"

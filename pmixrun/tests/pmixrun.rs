@@ -922,7 +922,7 @@ fn stdin_goes_to_rank_0_all_or_none() {
 
 #[test]
 fn job_app_node_and_proc_information() {
-    let host = pmix_core::server::local_hostname().to_string();
+    let host = pmix_core::net::local_hostname().to_string();
     let mut outputs = Vec::new();
     for lib in LIBS {
         let r = pmixrun(
