@@ -1,6 +1,7 @@
 //! Numeric constants of `pmix_common.h`, with the reference's names and values.
 //! Each is printed as a `#define` so that C code can test it with `#ifdef`.
 
+pub use crate::limits::{PMIX_MAX_KEYLEN, PMIX_MAX_NSLEN};
 use crate::types::*;
 
 // Values of the reference's `pmix_value_cmp_t` enum.
@@ -29,10 +30,6 @@ pub const PMIX_NON_BOOL: pmix_boolean_t = 2;
 // Values of the reference's `pmix_fabric_operation_t` enum.
 pub const PMIX_FABRIC_REQUEST_INFO: pmix_fabric_operation_t = 0;
 pub const PMIX_FABRIC_UPDATE_INFO: pmix_fabric_operation_t = 1;
-
-// usize
-pub const PMIX_MAX_NSLEN: usize = 255;
-pub const PMIX_MAX_KEYLEN: usize = 511;
 
 // pmix_rank_t
 pub const PMIX_RANK_UNDEF: pmix_rank_t = u32::MAX;

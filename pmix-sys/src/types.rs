@@ -6,7 +6,7 @@
 
 use core::ffi::{c_char, c_int, c_uint, c_void};
 
-use crate::consts::{PMIX_MAX_KEYLEN, PMIX_MAX_NSLEN};
+use crate::limits::{PMIX_KEY_BUFLEN, PMIX_NSPACE_BUFLEN};
 
 /// A process rank within a namespace.
 pub type pmix_rank_t = u32;
@@ -58,11 +58,6 @@ pub type pmix_device_type_t = u64;
 pub type pmix_boolean_t = c_uint;
 /// Fabric operation passed to the host's fabric upcall (an enum in the reference).
 pub type pmix_fabric_operation_t = c_uint;
-
-/// Length of a namespace buffer, terminator included.
-pub const PMIX_NSPACE_BUFLEN: usize = PMIX_MAX_NSLEN + 1;
-/// Length of a key buffer, terminator included.
-pub const PMIX_KEY_BUFLEN: usize = PMIX_MAX_KEYLEN + 1;
 
 /// A multi-dimensional coordinate.
 #[repr(C)]

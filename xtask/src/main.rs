@@ -251,7 +251,11 @@ impl Gen {
     }
 
     fn common(&self) -> Result<String, String> {
-        let consts = self.cbindgen(&["pmix-sys/src/consts.rs"], &[ItemType::Constants], vec![])?;
+        let consts = self.cbindgen(
+            &["pmix-sys/src/limits.rs", "pmix-sys/src/consts.rs"],
+            &[ItemType::Constants],
+            RUST_ONLY.iter().map(|s| s.to_string()).collect(),
+        )?;
         let types = self.cbindgen(
             &["pmix-sys/src/types.rs", "pmix-sys/src/callbacks.rs"],
             &[ItemType::Structs, ItemType::Unions, ItemType::Typedefs],
