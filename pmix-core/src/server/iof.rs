@@ -1,0 +1,278 @@
+//! IO forwarding: `PMIx_IOF_pull` registrations of clients and tools, output the host
+//! delivers (`PMIx_server_IOF_deliver`) sent to them or cached until one asks, and stdin
+//! pushed to the host.
+
+use std::sync::Arc;
+
+use pmix_sys::*;
+
+use super::{Peer, Shared, requester_info, status_of};
+use crate::codec::BufferType;
+use crate::host::Upcall;
+use crate::progress::{ConnId, Reactor, SharedBytes};
+use crate::values::info_flag as flag;
+use crate::values::{Info, Proc, Value};
+use crate::wire::msg::{Pack, Unpack};
+use crate::{Error, Result};
+
+/// One `PMIx_IOF_pull` registration.
+#[derive(Debug, Clone)]
+pub(super) struct IofPull {
+    pub(super) conn: ConnId,
+    pub(super) procs: Vec<Proc>,
+    pub(super) channels: pmix_iof_channel_t,
+    /// The requester's id, sent back with each delivery.
+    pub(super) local_ref: usize,
+    /// Our id, which the requester uses to deregister.
+    pub(super) refid: usize,
+    /// `PMIX_IOF_REDIRECT`: the host stops writing this output itself while the
+    /// registration lasts (the default, `PMIX_IOF_COPY`, lets it go on).
+    pub(super) redirect: bool,
+}
+
+impl IofPull {
+    pub(super) fn wants(&self, source: &Proc, channel: pmix_iof_channel_t) -> bool {
+        self.channels & channel != 0
+            && self.procs.iter().any(|q| {
+                q.nspace == source.nspace && (q.rank == PMIX_RANK_WILDCARD || q.rank == source.rank)
+            })
+    }
+}
+
+/// A tag-2 message: `PROC source, IOF_CHANNEL, SIZE refid, SIZE ninfo, INFO[], BYTE_OBJECT`.
+pub(super) fn iof_frame(
+    mode: BufferType,
+    source: &Proc,
+    channel: pmix_iof_channel_t,
+    local_ref: usize,
+    info: &[Info],
+    data: &[u8],
+) -> Vec<u8> {
+    let mut v = iof_head(mode, source, channel, local_ref, info, data.len());
+    v.extend_from_slice(data);
+    v
+}
+
+/// The bytes of a tag-2 message that come before its `data_len` bytes of output (frame
+/// header included), so that the output goes out from where it is.
+pub(super) fn iof_head(
+    mode: BufferType,
+    source: &Proc,
+    channel: pmix_iof_channel_t,
+    local_ref: usize,
+    info: &[Info],
+    data_len: usize,
+) -> Vec<u8> {
+    let mut p = Pack::new(mode);
+    p.proc(source)
+        .one(PMIX_IOF_CHANNEL, Value::IofChannel(channel))
+        .size(local_ref)
+        .infos(info)
+        .bytes_head(data_len);
+    let packed = p.into_bytes();
+    let mut v = Vec::with_capacity(crate::wire::HEADER_LEN + packed.len());
+    v.extend_from_slice(&crate::wire::frame_head(
+        0,
+        crate::wire::TAG_IOF,
+        packed.len() + data_len,
+    ));
+    v.extend_from_slice(&packed);
+    v
+}
+
+impl Shared {
+    /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it
+    /// (`PMIx_IOF_pull`), each with its own reference id. Output nobody has pulled is
+    /// cached (per [`ServerConfig::iof_cache`]) for the first registration that wants it;
+    /// `PMIX_IOF_COMPLETE` in `info` marks the end of the stream and is cached too.
+    #[doc(alias = "PMIx_server_IOF_deliver")]
+    pub fn iof_deliver(
+        &self,
+        source: &Proc,
+        channel: pmix_iof_channel_t,
+        data: &[u8],
+        info: &[Info],
+    ) -> Result<()> {
+        self.iof_deliver_shared(source, channel, Arc::new(data.to_vec()), info)
+    }
+
+    /// [`Server::iof_deliver`] of bytes the caller shares instead of lending: they are
+    /// written to each tool from where they are (no copy), and `data` is dropped once every
+    /// connection has written them (or has gone), or at once when nobody wants them (then
+    /// cached as a copy).
+    pub fn iof_deliver_shared(
+        &self,
+        source: &Proc,
+        channel: pmix_iof_channel_t,
+        data: SharedBytes,
+        info: &[Info],
+    ) -> Result<()> {
+        let me = self.arc();
+        let (source, info) = (source.clone(), info.to_vec());
+        self.progress.post(move |r| {
+            let bytes: &[u8] = (*data).as_ref();
+            let targets: Vec<(ConnId, BufferType, usize)> = {
+                let mut st = me.state.lock();
+                let st = &mut *st;
+                let targets: Vec<_> = st
+                    .iof_pulls
+                    .iter()
+                    .filter(|p| p.wants(&source, channel))
+                    .filter_map(|p| Some((p.conn, st.peers.get(&p.conn)?.mode, p.local_ref)))
+                    .collect();
+                // Cached for a later pull only while the namespace is registered: what
+                // arrives after its deregistration (the host's last reads race it) would
+                // stay cached for ever.
+                if targets.is_empty() && st.jobs.contains_key(&source.nspace) {
+                    let complete = crate::iof::is_complete(&info);
+                    st.iof_cache
+                        .add(me.cfg.iof_cache, &source, channel, bytes, complete);
+                }
+                targets
+            };
+            for (id, mode, local_ref) in targets {
+                let head = iof_head(mode, &source, channel, local_ref, &info, bytes.len());
+                let _ = r.send_shared(id, head, data.clone());
+            }
+        })
+    }
+
+    /// Whether a tool holds `source`'s output on `channel` with `PMIX_IOF_REDIRECT`, so
+    /// that the host should not write it to its usual place.
+    pub fn iof_redirected(&self, source: &Proc, channel: pmix_iof_channel_t) -> bool {
+        self.state
+            .lock()
+            .iof_pulls
+            .iter()
+            .any(|p| p.redirect && p.wants(source, channel))
+    }
+
+    /// The command IOF_PULL: `PMIx_IOF_pull`.
+    pub(super) fn on_iof_pull(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let procs = u.procs()?;
+        let dirs = u.infos()?;
+        let channels = match u.one(PMIX_IOF_CHANNEL)? {
+            Value::IofChannel(c) => c,
+            _ => return Err(Error::UnpackFailure),
+        };
+        let local_ref = u.size()?;
+        // The registration is ours to serve (PMIx_server_IOF_deliver); the host is
+        // told so that it starts forwarding, when it wants to know. Cached output
+        // it wants goes first, in the same step, so that nothing delivered later
+        // overtakes it (the requester accepts output before the reply).
+        let pull = IofPull {
+            conn: id,
+            procs: procs.clone(),
+            channels,
+            local_ref,
+            refid: 0,
+            redirect: flag(&dirs, PMIX_IOF_REDIRECT) && !flag(&dirs, PMIX_IOF_COPY),
+        };
+        let policy = crate::iof::CachePolicy::from_info(self.cfg.iof_cache, &dirs);
+        let (refid, cached) = {
+            let mut st = self.state.lock();
+            st.next_iof += 1;
+            let refid = st.next_iof;
+            let cached = st.iof_cache.take_matching(|p, ch| pull.wants(p, ch));
+            st.iof_pulls.push(IofPull { refid, ..pull });
+            (refid, cached)
+        };
+        let done_info = [Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true))];
+        for (source, channel, stream) in cached {
+            let complete = stream.complete;
+            for chunk in stream.take(policy) {
+                let _ = r.send(
+                    id,
+                    iof_frame(mode, &source, channel, local_ref, &[], &chunk),
+                );
+            }
+            if complete {
+                let _ = r.send(
+                    id,
+                    iof_frame(mode, &source, channel, local_ref, &done_info, &[]),
+                );
+            }
+        }
+        let finish = move |r: &mut Reactor, res: Result<()>| {
+            let mut p = Pack::new(mode);
+            p.status(status_of(&res));
+            if res.is_ok() {
+                p.size(refid);
+            }
+            Self::reply(r, id, tag, p.into_bytes());
+        };
+        if self.host.provides(Upcall::IofPull) {
+            let done = self.later(move |s, r, res: Result<()>| {
+                if res.is_err() {
+                    s.state.lock().iof_pulls.retain(|p| p.refid != refid);
+                }
+                finish(r, res)
+            });
+            let dirs = requester_info(peer, dirs);
+            self.host.iof_pull(&procs, &dirs, channels, done);
+        } else {
+            finish(r, Ok(()));
+        }
+        Ok(())
+    }
+
+    /// The command IOF_PUSH: `PMIx_IOF_push`.
+    pub(super) fn on_iof_push(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let targets = u.procs()?;
+        let dirs = requester_info(peer, u.infos()?);
+        let data = if u.at_end() { None } else { Some(u.bytes()?) };
+        if !self.host.provides(Upcall::PushStdin) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res: Result<()>| {
+            Self::reply_status(r, id, tag, mode, status_of(&res));
+        });
+        self.host
+            .push_stdin(me, &targets, &dirs, data.as_deref(), done);
+        Ok(())
+    }
+
+    /// The command IOF_DEREG: `PMIx_IOF_deregister`.
+    pub(super) fn on_iof_deregister(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let _dirs = u.infos()?;
+        let refid = u.size()?;
+        let found = {
+            let mut st = self.state.lock();
+            let before = st.iof_pulls.len();
+            st.iof_pulls.retain(|p| !(p.conn == id && p.refid == refid));
+            st.iof_pulls.len() != before
+        };
+        let status = if found {
+            PMIX_SUCCESS
+        } else {
+            PMIX_ERR_NOT_FOUND
+        };
+        Self::reply_status(r, id, tag, mode, status);
+        Ok(())
+    }
+}

@@ -1,0 +1,357 @@
+//! Requests that act on jobs and resources, all answered by the host: spawn, abort, job
+//! control (cleanup registrations stay here), monitoring, allocation, query, log,
+//! credentials, fabric; and device distances, computed here from the topology.
+
+use std::sync::Arc;
+
+use pmix_sys::*;
+
+use super::{Peer, Shared, requester_info, status_of};
+use crate::host::Upcall;
+use crate::net::local_hostname;
+use crate::progress::{ConnId, Reactor};
+use crate::values::{Info, PStr, Proc, Value};
+use crate::wire::cmd;
+use crate::wire::msg::{Pack, Unpack};
+use crate::{Error, Result};
+
+impl Shared {
+    /// The answer to a client's COMPUTE_DEVICE_DISTANCES (sent by a client that cannot load
+    /// a topology itself): in the topology the request carries, or this machine's, from the
+    /// CPUs of its cpuset, or else those of the binding the host registered for the
+    /// requester (`PMIX_CPUSET`), or else the whole machine (an unbound process).
+    pub(super) fn device_distances(
+        &self,
+        me: &Proc,
+        topo: &Value,
+        cpuset: &Value,
+        dirs: &[Info],
+    ) -> Result<Vec<crate::values::DeviceDistance>> {
+        use crate::topology::{self, LocalTopology};
+        use crate::values::TopologyData;
+        let Value::ProcCpuset(cs) = cpuset else {
+            return Err(Error::BadParam);
+        };
+        let mut cs = (**cs).clone();
+        if cs.bitmap.is_none() {
+            let registered = self
+                .state
+                .lock()
+                .jobs
+                .get(&me.nspace)
+                .and_then(|j| j.get(me.rank, PMIX_CPUSET.to_bytes()));
+            if let Some(Value::String(Some(s))) = registered {
+                cs = topology::parse_cpuset_string(s.as_bytes())?;
+            }
+        }
+        let (types, ids) = topology::distance_selection(dirs);
+        let host = local_hostname().to_string();
+        if let Value::Topo(t) = topo
+            && let TopologyData::Xml(xml) = &t.data
+        {
+            let xml = std::str::from_utf8(xml).map_err(|_| Error::BadParam)?;
+            LocalTopology::from_xml(xml)?.device_distances(&cs, types, &ids, &host)
+        } else {
+            topology::local()?.device_distances(&cs, types, &ids, &host)
+        }
+    }
+
+    /// The command ABORT: `PMIx_Abort`.
+    pub(super) fn on_abort(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let status = u.status()?;
+        let msg = u.string()?;
+        let procs = u.procs()?;
+        if !self.host.provides(Upcall::Abort) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res: Result<()>| {
+            Self::reply_status(r, id, tag, mode, status_of(&res));
+        });
+        self.host
+            .abort(me, status, msg.as_ref().map(PStr::as_bytes), &procs, done);
+        Ok(())
+    }
+
+    /// The command SPAWNNB: `PMIx_Spawn`.
+    pub(super) fn on_spawn(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let info = requester_info(peer, u.infos()?);
+        let apps = u.apps()?;
+        if !self.host.provides(Upcall::Spawn) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |s: &Arc<Shared>, r, res: Result<Vec<u8>>| {
+            let mut p = Pack::new(mode);
+            match res {
+                Ok(ns) => {
+                    p.status(PMIX_SUCCESS).string(Some(&ns));
+                    if let Some(job) = s.state.lock().jobs.get(&PStr::from(ns)) {
+                        for kv in job.req_reply() {
+                            p.kval(&kv);
+                        }
+                    }
+                }
+                Err(e) => {
+                    p.status(e.status()).string(None);
+                }
+            }
+            Self::reply(r, id, tag, p.into_bytes());
+        });
+        self.host.spawn(me, &info, &apps, done);
+        Ok(())
+    }
+
+    /// The command QUERY: `PMIx_Query_info`.
+    pub(super) fn on_query(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let queries = u.queries()?;
+        if !self.host.provides(Upcall::Query) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.host.query(me, &queries, done);
+        Ok(())
+    }
+
+    /// The command LOG: `PMIx_Log`.
+    pub(super) fn on_log(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let _time = u.one(PMIX_TIME)?;
+        let data = u.infos()?;
+        let dirs = requester_info(peer, if u.at_end() { Vec::new() } else { u.infos()? });
+        if !self.host.provides(Upcall::Log) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res: Result<()>| {
+            Self::reply_status(r, id, tag, mode, status_of(&res));
+        });
+        self.host.log(me, &data, &dirs, done);
+        Ok(())
+    }
+
+    /// The command ALLOC: `PMIx_Allocation_request`.
+    pub(super) fn on_allocate(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let directive = match u.one(PMIX_ALLOC_DIRECTIVE)? {
+            Value::AllocDirective(d) => d,
+            _ => return Err(Error::UnpackFailure),
+        };
+        let info = requester_info(peer, u.infos()?);
+        if !self.host.provides(Upcall::Allocate) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.host.allocate(me, directive, &info, done);
+        Ok(())
+    }
+
+    /// The command JOB_CONTROL: `PMIx_Job_control`.
+    pub(super) fn on_job_control(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let targets = u.procs()?;
+        let dirs = u.infos()?;
+        // Cleanup registrations are the server's own business (done when the
+        // requester ends); the rest goes to the host.
+        let (cleanup, dirs) = crate::cleanup::Cleanup::split(&dirs);
+        if !cleanup.is_empty() {
+            self.state.lock().cleanups.push((id, cleanup));
+            if dirs.is_empty() {
+                Self::reply_infos(r, id, tag, mode, Ok(Vec::new()));
+                return Ok(());
+            }
+        }
+        if !self.host.provides(Upcall::JobControl) {
+            return Err(Error::NotSupported);
+        }
+        let dirs = requester_info(peer, dirs);
+        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.host.job_control(me, &targets, &dirs, done);
+        Ok(())
+    }
+
+    /// The command MONITOR: `PMIx_Process_monitor`.
+    pub(super) fn on_monitor(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let monitor = match u.one(PMIX_INFO)? {
+            Value::Info(i) => *i,
+            _ => return Err(Error::UnpackFailure),
+        };
+        let error = u.status()?;
+        let dirs = requester_info(peer, u.infos()?);
+        if !self.host.provides(Upcall::Monitor) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.host.monitor(me, &monitor, error, &dirs, done);
+        Ok(())
+    }
+
+    /// The command GET_CREDENTIAL: `PMIx_Get_credential`.
+    pub(super) fn on_get_credential(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let dirs = requester_info(peer, u.infos()?);
+        if !self.host.provides(Upcall::GetCredential) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res: Result<crate::host::Credential>| {
+            let mut p = Pack::new(mode);
+            match res {
+                Ok(c) => p.status(PMIX_SUCCESS).bytes(&c.cred).infos(&c.info),
+                Err(e) => p.status(e.status()),
+            };
+            Self::reply(r, id, tag, p.into_bytes());
+        });
+        self.host.get_credential(me, &dirs, done);
+        Ok(())
+    }
+
+    /// The command VALIDATE_CRED: `PMIx_Validate_credential`.
+    pub(super) fn on_validate_credential(
+        &self,
+        _r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let cred = u.bytes()?;
+        let dirs = requester_info(peer, u.infos()?);
+        if !self.host.provides(Upcall::ValidateCredential) {
+            return Err(Error::NotSupported);
+        }
+        let done = self.later(move |_, r, res: Result<crate::host::Validation>| {
+            Self::reply_infos(r, id, tag, mode, res.map(|v| v.info));
+        });
+        self.host.validate_credential(me, &cred, &dirs, done);
+        Ok(())
+    }
+
+    /// The command FABRIC_REGISTER, FABRIC_UPDATE: `PMIx_Fabric_register`, `PMIx_Fabric_update`.
+    pub(super) fn on_fabric(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        c: u8,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        if !self.host.provides(Upcall::Fabric) {
+            Self::reply_infos(r, id, tag, mode, Err(Error::NotSupported));
+            return Ok(());
+        }
+        // A registration carries the requester's directives; an update the index of
+        // the fabric, which the host gets as PMIX_FABRIC_INDEX (as from the reference).
+        let (op, dirs) = if c == cmd::FABRIC_REGISTER {
+            (PMIX_FABRIC_REQUEST_INFO, u.infos()?)
+        } else {
+            let index = Info::new(PMIX_FABRIC_INDEX.to_bytes(), Value::Size(u.size()? as u64));
+            (PMIX_FABRIC_UPDATE_INFO, vec![index])
+        };
+        let dirs = requester_info(peer, dirs);
+        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.host.fabric(me, op, &dirs, done);
+        Ok(())
+    }
+
+    /// The command COMPUTE_DEVICE_DISTANCES: `PMIx_Compute_distances`.
+    pub(super) fn on_device_distances(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        let mode = peer.mode;
+        let me = &peer.proc;
+        let topo = u.one(PMIX_TOPO)?;
+        let cpuset = u.one(PMIX_PROC_CPUSET)?;
+        let dirs = u.infos()?;
+        let mut p = Pack::new(mode);
+        match self.device_distances(me, &topo, &cpuset, &dirs) {
+            Ok(d) => {
+                p.status(PMIX_SUCCESS).size(d.len()).many(
+                    PMIX_DEVICE_DIST,
+                    d.into_iter()
+                        .map(|x| Value::DeviceDist(Box::new(x)))
+                        .collect(),
+                );
+            }
+            Err(e) => {
+                p.status(e.status());
+            }
+        }
+        Self::reply(r, id, tag, p.into_bytes());
+        Ok(())
+    }
+}

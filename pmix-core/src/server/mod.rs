@@ -1,0 +1,526 @@
+//! The server role: a TCP listener on loopback, the handshake, and every client command
+//! of the protocol, answered from the server's own stores or through the [`Host`].
+//!
+//! Threads: the progress thread owns the connections, reads their handshakes (non-blocking,
+//! with a deadline, so a slow or hostile peer stalls nothing) and runs [`Shared::dispatch`].
+//! The state lives behind one mutex that is
+//! never held while the host or a user callback runs: host answers come back through
+//! `Done` callbacks that post to the progress thread.
+//!
+//! Deliberate differences from the reference (see `docs/notes/server.md` and
+//! `docs/security.md`): a connection's uid and gid come from the kernel, never from its
+//! claim, a tool needs the host's approval, and every request that acts reaches the host
+//! with the verified ids; a client that dies
+//! fails the collectives it was part of at once instead of leaving them hanging; malformed
+//! requests close the offending connection and nothing else.
+//!
+//! The rooms: `conn` (connections, the handshake, finalize, a lost peer), `jobs` (job
+//! records and shared job data), `collective` (fence, connect, groups), `get` (gets and
+//! direct modex), `publish`, `jobctl` (spawn, job control, allocation and the other
+//! requests the host answers), `events`, `iof`, `tools` (tool handshake, attach,
+//! rendezvous files). [`Shared::dispatch`] sends each command to its room.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::net::SocketAddr;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use parking_lot::Mutex;
+use pmix_sys::*;
+
+use crate::codec::BufferType;
+use crate::datastore::{JobRecord, ModexStore};
+use crate::events::Registry;
+use crate::host::Host;
+use crate::net::Listener;
+use crate::net::local_hostname;
+use crate::progress::{ConnId, Message, Progress, Reactor, TimerId};
+use crate::values::{Info, Kval, PStr, Proc, Value};
+use crate::wire::msg::{Pack, Unpack};
+use crate::wire::{PeerKind, ServerUri, cmd};
+use crate::{Error, Result};
+use collective::{CollKey, Collective};
+use conn::ClientReg;
+use events::CachedEvent;
+use get::PendingGet;
+use iof::IofPull;
+use jobs::SegmentFile;
+
+/// What `PMIx_server_init` was given.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The server's own identity (`PMIX_SERVER_NSPACE`/`RANK`; default "pmix-server" and
+    /// the pid).
+    pub id: Proc,
+    pub tmpdir: PStr,
+    pub system_tmpdir: PStr,
+    pub hostname: PStr,
+    /// Port to listen on (`PMIX_TCP_IPV4_PORT`); 0 = ephemeral.
+    pub port: u16,
+    /// Take each connection's uid and gid from the kernel (`crate::security`). Off only
+    /// where peers are no real sockets (the fuzz target): the claimed ids are then used.
+    pub check_peer_uid: bool,
+    /// Offer our own clients and tools a Unix socket beside TCP (`crate::net`; off with
+    /// `PMIX_RS_UNIX=0` in the environment).
+    pub unix_socket: bool,
+    /// Rendezvous files for tools (`PMIX_SERVER_TOOL_SUPPORT`, `_SESSION_SUPPORT`,
+    /// `_SYSTEM_SUPPORT`) and the file named by `PMIX_LAUNCHER_RENDEZVOUS_FILE`.
+    pub tool_support: bool,
+    pub session_support: bool,
+    pub system_support: bool,
+    pub rendezvous_file: Option<std::path::PathBuf>,
+    /// What is kept of output no tool has pulled yet (`PMIX_IOF_CACHE_SIZE`,
+    /// `PMIX_IOF_DROP_OLDEST`/`_NEWEST` given to `PMIx_server_init`).
+    pub iof_cache: crate::iof::CachePolicy,
+    /// Offer reference 4.2 clients OpenPMIx's shared-memory job-data store (gds "ds21",
+    /// `crate::datastore::ds21`); off with `PMIX_RS_DS21=0` in the environment.
+    pub ds21: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        let tmp = std::env::var("TMPDIR").unwrap_or_else(|_| "/tmp".into());
+        ServerConfig {
+            id: Proc::new("pmix-server", std::process::id()),
+            tmpdir: tmp.clone().into(),
+            system_tmpdir: tmp.into(),
+            hostname: local_hostname(),
+            port: 0,
+            check_peer_uid: true,
+            unix_socket: crate::net::unix_enabled(),
+            tool_support: false,
+            session_support: false,
+            system_support: false,
+            rendezvous_file: None,
+            iof_cache: crate::iof::DEFAULT_CACHE,
+            ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0"),
+        }
+    }
+}
+
+/// Puts the requester's verified `PMIX_USERID` and `PMIX_GRPID` in `info`, in place of any
+/// the request carried: the host decides on them (the reference hands publish, lookup and
+/// unpublish a `PMIX_USERID`, and Open MPI's data server refuses requests without one; we
+/// give both to every upcall that acts, `docs/security.md`).
+fn push_requester(info: &mut Vec<Info>, ids: crate::security::PeerIds) {
+    info.retain(|i| !i.is(PMIX_USERID) && !i.is(PMIX_GRPID));
+    info.push(Info::new(PMIX_USERID.to_bytes(), Value::Uint32(ids.uid)));
+    info.push(Info::new(PMIX_GRPID.to_bytes(), Value::Uint32(ids.gid)));
+}
+
+/// `info` with the requester's verified ids (`push_requester`).
+fn requester_info(peer: &Peer, mut info: Vec<Info>) -> Vec<Info> {
+    push_requester(&mut info, peer.ids);
+    info
+}
+
+#[derive(Debug, Clone)]
+struct Peer {
+    proc: Proc,
+    mode: BufferType,
+    kind: PeerKind,
+    /// The peer declared gds "rsshm": its job data comes as a segment to map.
+    shm: bool,
+    /// The peer declared gds "ds21" (a reference 4.2 client that mapped our ds21 store):
+    /// its REQ reply carries only the realm arrays.
+    ds21: bool,
+    /// Its uid and gid, verified at the handshake: what the host is told of every request.
+    ids: crate::security::PeerIds,
+    /// It announced OpenPMIx 5 or later: its group destruct names the members and its group
+    /// construct reply carries them.
+    v5: bool,
+    finalized: bool,
+    /// Event codes registered; `None` inside = a default handler.
+    codes: Vec<Option<pmix_status_t>>,
+}
+
+#[derive(Default)]
+struct State {
+    jobs: HashMap<PStr, JobRecord>,
+    clients: HashMap<Proc, ClientReg>,
+    peers: HashMap<ConnId, Peer>,
+    next_index: u32,
+    modex: ModexStore,
+    collectives: HashMap<CollKey, Collective>,
+    gets: Vec<PendingGet>,
+    next_get: u64,
+    /// Processes whose connection dropped before they finalized.
+    dead: HashSet<Proc>,
+    /// Clients that finalized or were deregistered: no longer expected in collectives over
+    /// their job.
+    ended: HashSet<Proc>,
+    /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
+    dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
+    /// Per connection, per local process: the number of that process's latest COMMIT whose
+    /// data the connection was sent in a GETNB reply (see `try_get`).
+    modex_sent: HashMap<ConnId, HashMap<Proc, u64>>,
+    /// Per "hash" connection: the bytes of peers' data its next GETNB reply may carry.
+    prefetch_window: HashMap<ConnId, usize>,
+    /// Paths to remove when a connection ends (`PMIX_REGISTER_CLEANUP*`).
+    cleanups: Vec<(ConnId, crate::cleanup::Cleanup)>,
+    /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
+    iof_pulls: Vec<IofPull>,
+    /// Events clients and tools notified, for peers that register for them later.
+    event_cache: VecDeque<CachedEvent>,
+    next_iof: usize,
+    /// Output that arrived while no registration wanted it.
+    iof_cache: crate::iof::IofCache,
+    /// Members of the groups constructed here, by group id.
+    groups: HashMap<Vec<u8>, Vec<Proc>>,
+    /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
+    /// the namespace is registered again or deregistered.
+    req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+    /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
+    /// unlinked when the namespace is registered again or deregistered, and at finalize.
+    segments: HashMap<(PStr, BufferType), SegmentFile>,
+    /// The private directory holding the segments, once created.
+    segment_dir: Option<std::path::PathBuf>,
+    /// The ds21 store for reference clients, once a client was set up with it.
+    ds21: Option<crate::datastore::ds21::Store>,
+    /// The ds21 store could not be made (or is not offered): not tried again.
+    ds21_off: bool,
+    /// The packed answer to a "ds21" peer's REQ, by namespace and buffer type.
+    ds21_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+}
+
+/// State shared by the API threads, the progress thread and handshake threads.
+pub struct Shared {
+    progress: Progress,
+    host: Arc<dyn Host>,
+    pub cfg: ServerConfig,
+    pub uri: ServerUri,
+    state: Mutex<State>,
+    /// The rendezvous files written at start, removed at finalize.
+    rendezvous: Mutex<Vec<std::path::PathBuf>>,
+    /// The server process's own event handlers.
+    pub events: Arc<Registry>,
+    /// GETNB requests received (see [`Shared::get_requests`]).
+    get_requests: AtomicU64,
+    /// The `HANDSHAKE_WAIT` timer of each connection whose handshake is not done: cancelled
+    /// when it is (it used to run its 10 s for every connection: a burst of connections
+    /// kept thousands of timers, and their memory, alive).
+    handshake_timers: Mutex<HashMap<ConnId, TimerId>>,
+    me: Weak<Shared>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("uri", &self.uri).finish()
+    }
+}
+
+/// An initialized server.
+pub type Server = Arc<Shared>;
+
+fn status_of(r: &Result<()>) -> pmix_status_t {
+    match r {
+        Ok(()) => PMIX_SUCCESS,
+        Err(e) => e.status(),
+    }
+}
+
+/// Whether `PMIX_TRACE_SERVER` asks for a line on stderr per request (a debugging aid).
+fn trace_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PMIX_TRACE_SERVER").is_some())
+}
+
+/// Writes a trace line to stderr, or appends it to the file `PMIX_TRACE_SERVER` names when
+/// it is an absolute path (hosts such as slurmstepd close their stderr).
+fn trace_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    match std::env::var("PMIX_TRACE_SERVER") {
+        Ok(p) if p.starts_with('/') => {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&p)
+            {
+                let _ = writeln!(f, "[{}] {line}", std::process::id());
+            }
+        }
+        _ => eprintln!("{line}"),
+    }
+}
+
+macro_rules! trace {
+    ($($t:tt)*) => {
+        if $crate::server::trace_enabled() {
+            $crate::server::trace_line(format_args!($($t)*));
+        }
+    };
+}
+
+mod collective;
+mod conn;
+mod events;
+mod get;
+mod iof;
+mod jobctl;
+mod jobs;
+mod publish;
+mod tools;
+
+/// Starts a server: binds the listener, starts the progress thread.
+pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
+    let listener = Listener::tcp(cfg.port).map_err(|_| Error::Unreach)?;
+    let addr = listener.tcp_addr().ok_or(Error::Unreach)?;
+    // Our own clients and tools may come through a Unix socket instead (announced by
+    // `setup_fork` and the rendezvous files, where reference peers do not look). Without
+    // one, everybody uses TCP.
+    let unix = cfg
+        .unix_socket
+        .then(crate::net::fresh_unix_name)
+        .and_then(|name| Some((Listener::unix(&name).ok()?, name)));
+    let uri = ServerUri {
+        nspace: cfg.id.nspace.clone(),
+        rank: cfg.id.rank,
+        addr,
+        unix: unix.as_ref().map(|(_, name)| name.clone()),
+    };
+    let progress = Progress::start_polling(
+        "pmix-server",
+        crate::progress::poll_window(crate::progress::SERVER_POLL_US),
+    )?;
+    let shared = Arc::new_cyclic(|me| Shared {
+        progress,
+        host,
+        cfg,
+        uri,
+        state: Mutex::new(State::default()),
+        rendezvous: Mutex::new(Vec::new()),
+        get_requests: AtomicU64::new(0),
+        handshake_timers: Mutex::new(HashMap::new()),
+        events: Arc::new(Registry::default()),
+        me: me.clone(),
+    });
+    let weak = Arc::downgrade(&shared);
+    shared
+        .progress
+        .call(Some(Duration::from_secs(30)), move |r, done| {
+            let res = [Some(listener), unix.map(|(l, _)| l)]
+                .into_iter()
+                .flatten()
+                .try_for_each(|l| {
+                    let weak = weak.clone();
+                    r.add_listener(
+                        l,
+                        Box::new(move |r, stream| {
+                            if let Some(s) = weak.upgrade() {
+                                s.accept(r, stream);
+                            }
+                        }),
+                    )
+                });
+            done.complete(res);
+        })??;
+    shared.write_rendezvous()?;
+    Ok(shared)
+}
+
+impl Shared {
+    fn arc(&self) -> Arc<Shared> {
+        self.me.upgrade().expect("server alive while in use")
+    }
+
+    /// Processes remembered as ended or dead (a diagnostic: what a persistent launcher's
+    /// server keeps between jobs; zero once every job it ran was deregistered).
+    pub fn remembered_procs(&self) -> usize {
+        let st = self.state.lock();
+        st.ended.len() + st.dead.len()
+    }
+
+    /// Timers pending on the progress thread, and handshakes not done (a diagnostic: both
+    /// settle to what the server's own work needs once its connections are established).
+    pub fn pending_timers(&self) -> (usize, usize) {
+        let timers = self
+            .progress
+            .call(Some(Duration::from_secs(5)), |r, done| {
+                done.complete(r.pending_timers())
+            })
+            .unwrap_or(usize::MAX);
+        (timers, self.handshake_timers.lock().len())
+    }
+
+    /// Runs `f` on the progress thread (completions of the host-facing API).
+    pub fn post(&self, f: impl FnOnce() + Send + 'static) -> Result<()> {
+        self.progress.post(move |_| f())
+    }
+
+    /// Whether `proc` is a registered local client.
+    pub fn is_local(&self, proc: &Proc) -> bool {
+        self.state.lock().clients.contains_key(proc)
+    }
+
+    /// Stops the listener, the connections and the progress thread.
+    pub fn finalize(&self) {
+        for p in std::mem::take(&mut *self.rendezvous.lock()) {
+            let _ = std::fs::remove_file(p);
+        }
+        {
+            let mut st = self.state.lock();
+            for (_, f) in st.segments.drain() {
+                let _ = std::fs::remove_file(f.path);
+            }
+            for w in st.modex.detach_all() {
+                w.retire();
+            }
+            if let Some(d) = st.segment_dir.take() {
+                let _ = std::fs::remove_dir(d);
+            }
+            if let Some(mut s) = st.ds21.take() {
+                s.remove_all();
+            }
+        }
+        let _ = self.progress.call(Some(Duration::from_secs(5)), |r, done| {
+            r.stop();
+            done.complete(());
+        });
+    }
+
+    fn reply(r: &mut Reactor, id: ConnId, tag: u32, payload: Vec<u8>) {
+        let _ = r.send(id, crate::wire::server_frame(tag, &payload));
+    }
+
+    /// [`Shared::reply`] with a cached payload: shared by the connections it goes to, not
+    /// copied into each one's output queue.
+    fn reply_shared(r: &mut Reactor, id: ConnId, tag: u32, payload: Arc<Vec<u8>>) {
+        let head = crate::wire::server_frame_header(tag, payload.len());
+        let _ = r.send_shared(id, head, payload);
+    }
+
+    fn reply_status(r: &mut Reactor, id: ConnId, tag: u32, mode: BufferType, s: pmix_status_t) {
+        let mut p = Pack::new(mode);
+        p.status(s);
+        Self::reply(r, id, tag, p.into_bytes());
+    }
+
+    fn reply_infos(
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        mode: BufferType,
+        res: Result<Vec<Info>>,
+    ) {
+        let mut p = Pack::new(mode);
+        match res {
+            Ok(infos) => p.status(PMIX_SUCCESS).infos(&infos),
+            Err(e) => p.status(e.status()).size(0),
+        };
+        Self::reply(r, id, tag, p.into_bytes());
+    }
+
+    /// Posts the host's answer back to the progress thread.
+    fn later<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Arc<Shared>, &mut Reactor, Result<T>) + Send + 'static,
+    ) -> crate::host::Done<T> {
+        let me = self.arc();
+        Box::new(move |res| {
+            let me2 = me.clone();
+            let _ = me.progress.post(move |r| f(&me2, r, res));
+        })
+    }
+
+    fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {
+        // A connection closed for a bad request may still have messages queued: drop them.
+        if !r.is_open(id) {
+            return;
+        }
+        let Some(peer) = self.state.lock().peers.get(&id).cloned() else {
+            return;
+        };
+        if msg.tag < crate::wire::TAG_DYNAMIC && msg.tag != u32::MAX {
+            // Heartbeats and forwarded output need no answer.
+            return;
+        }
+        let mode = peer.mode;
+        let mut u = Unpack::new(mode, msg.payload);
+        let Ok(c) = u.cmd() else {
+            r.close(id, Error::UnpackFailure);
+            return;
+        };
+        trace!("server: cmd {c} tag {} from {:?}", msg.tag, peer.proc);
+        let res = self.command(r, id, msg.tag, &peer, c, &mut u);
+        trace!("server: cmd {c} -> {res:?}");
+        if let Err(e) = res {
+            if matches!(
+                e,
+                Error::UnpackFailure | Error::ReadPastEnd | Error::UnknownDataType(_)
+            ) {
+                // A peer that sends what it cannot have packed is broken or hostile.
+                r.close(id, Error::UnpackFailure);
+            } else {
+                Self::reply_status(r, id, msg.tag, mode, e.status());
+            }
+        }
+    }
+
+    /// One command of a peer: a table from the command to the room that answers it.
+    fn command(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        tag: u32,
+        peer: &Peer,
+        c: u8,
+        u: &mut Unpack<'_>,
+    ) -> Result<()> {
+        match c {
+            cmd::REQ => self.on_req(r, id, tag, peer, u),
+            cmd::COMMIT => self.on_commit(r, id, tag, peer, u),
+            cmd::FENCENB => self.on_fence(r, id, tag, peer, u),
+            cmd::GETNB => self.on_get(r, id, tag, peer, u),
+            cmd::FINALIZE => self.on_finalize(r, id, tag, peer, u),
+            cmd::ABORT => self.on_abort(r, id, tag, peer, u),
+            cmd::PUBLISHNB => self.on_publish(r, id, tag, peer, u),
+            cmd::LOOKUPNB => self.on_lookup(r, id, tag, peer, u),
+            cmd::UNPUBLISHNB => self.on_unpublish(r, id, tag, peer, u),
+            cmd::SPAWNNB => self.on_spawn(r, id, tag, peer, u),
+            cmd::CONNECTNB | cmd::DISCONNECTNB => self.on_connect(r, id, tag, peer, c, u),
+            cmd::GROUP_CONSTRUCT => self.on_group_construct(r, id, tag, peer, u),
+            cmd::GROUP_DESTRUCT => self.on_group_destruct(r, id, tag, peer, u),
+            cmd::GROUP_LEAVE => Err(Error::NotSupported),
+            cmd::NOTIFY => self.on_notify(r, id, tag, peer, u),
+            cmd::REGEVENTS => self.on_register_events(r, id, tag, peer, u),
+            cmd::DEREGEVENTS => self.on_deregister_events(r, id, tag, peer, u),
+            cmd::QUERY => self.on_query(r, id, tag, peer, u),
+            cmd::LOG => self.on_log(r, id, tag, peer, u),
+            cmd::ALLOC => self.on_allocate(r, id, tag, peer, u),
+            cmd::JOB_CONTROL => self.on_job_control(r, id, tag, peer, u),
+            cmd::MONITOR => self.on_monitor(r, id, tag, peer, u),
+            cmd::GET_CREDENTIAL => self.on_get_credential(r, id, tag, peer, u),
+            cmd::VALIDATE_CRED => self.on_validate_credential(r, id, tag, peer, u),
+            cmd::IOF_PULL => self.on_iof_pull(r, id, tag, peer, u),
+            cmd::IOF_PUSH => self.on_iof_push(r, id, tag, peer, u),
+            cmd::IOF_DEREG => self.on_iof_deregister(r, id, tag, peer, u),
+            cmd::FABRIC_REGISTER | cmd::FABRIC_UPDATE => self.on_fabric(r, id, tag, peer, c, u),
+            cmd::COMPUTE_DEVICE_DISTANCES => self.on_device_distances(r, id, tag, peer, u),
+            cmd::REFRESH_CACHE => self.on_refresh_cache(r, id, tag, peer, u),
+            cmd::RESOLVE_PEERS => self.on_resolve_peers(r, id, tag, peer, u),
+            cmd::RESOLVE_NODE => self.on_resolve_node(r, id, tag, peer, u),
+            _ => Err(Error::NotSupported),
+        }
+    }
+}
+
+/// The address a server listens on (for tests).
+pub fn listen_addr(s: &Server) -> SocketAddr {
+    s.uri.addr
+}
+
+/// Status of a unit result (for the FFI).
+pub fn status(r: &Result<()>) -> pmix_status_t {
+    status_of(r)
+}
+
+#[allow(dead_code)]
+fn _assert_send_sync() {
+    fn f<T: Send + Sync>() {}
+    f::<Shared>();
+    let _ = Kval {
+        key: PStr::new(),
+        value: Value::Bool(true),
+    };
+}
