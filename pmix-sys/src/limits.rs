@@ -9,4 +9,3 @@ pub const PMIX_MAX_KEYLEN: usize = 511;
 pub const PMIX_NSPACE_BUFLEN: usize = PMIX_MAX_NSLEN + 1;
 /// Length of a key buffer, terminator included.
 pub const PMIX_KEY_BUFLEN: usize = PMIX_MAX_KEYLEN + 1;
-

@@ -3,6 +3,7 @@
 //! participant that dies fails it at once.
 
 use std::collections::BTreeSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -92,6 +93,15 @@ pub(super) struct Collective {
     pub(super) timer: Option<TimerId>,
 }
 
+/// The collective room's state.
+#[derive(Debug, Default)]
+pub(super) struct Collectives {
+    /// Collectives in progress, by kind, group id and participants.
+    pub(super) pending: HashMap<CollKey, Collective>,
+    /// Members of the groups constructed here, by group id.
+    pub(super) groups: HashMap<Vec<u8>, Vec<Proc>>,
+}
+
 impl Shared {
     /// Records a group that clients formed among themselves by invitation: the reference's
     /// clients do it with events alone (`PMIX_GROUP_INVITED`, `_INVITE_ACCEPTED`, then
@@ -111,6 +121,7 @@ impl Shared {
         if !members.is_empty() {
             self.state
                 .lock()
+                .coll
                 .groups
                 .entry(id.as_bytes().to_vec())
                 .or_insert(members);
@@ -125,7 +136,7 @@ impl Shared {
         // A group's name stands for its members (`{grp, WILDCARD}` in a fence).
         let expanded: Vec<Proc> = procs
             .iter()
-            .flat_map(|p| match st.groups.get(p.nspace.as_bytes()) {
+            .flat_map(|p| match st.coll.groups.get(p.nspace.as_bytes()) {
                 Some(members)
                     if p.rank == PMIX_RANK_WILDCARD && !st.jobs.contains_key(&p.nspace) =>
                 {
@@ -216,7 +227,8 @@ impl Shared {
             let mut st = self.state.lock();
             // A group is destructed by its members, who name it only by its id.
             let participants = if kind == CollKind::GroupDestruct {
-                st.groups
+                st.coll
+                    .groups
                     .get(&key.id)
                     .cloned()
                     .unwrap_or_else(|| vec![me.clone()])
@@ -230,14 +242,14 @@ impl Shared {
             // A participant that already died fails the collective at once; one that dies
             // later fails the collective it is expected in (`Shared::lost`), so a
             // collective that exists has no dead participant.
-            if !st.collectives.contains_key(&key) {
+            if !st.coll.pending.contains_key(&key) {
                 let (expected, _) = Self::local_participants(&st, &participants);
                 if expected.iter().any(|p| st.dead.contains(p)) {
                     drop(st);
                     Self::reply_status(r, id, tag, mode, PMIX_ERR_PARTIAL_SUCCESS);
                     return Ok(());
                 }
-                st.collectives.insert(
+                st.coll.pending.insert(
                     key.clone(),
                     Collective {
                         expected,
@@ -249,7 +261,8 @@ impl Shared {
                 );
             }
             let c = st
-                .collectives
+                .coll
+                .pending
                 .get_mut(&key)
                 .expect("inserted above or by an earlier arrival");
             c.collect |= collect;
@@ -273,7 +286,7 @@ impl Shared {
     }
 
     pub(super) fn fail_collective(&self, r: &mut Reactor, key: &CollKey, status: pmix_status_t) {
-        let Some(c) = self.state.lock().collectives.remove(key) else {
+        let Some(c) = self.state.lock().coll.pending.remove(key) else {
             return;
         };
         let forms = self.forms(c.arrived.iter().map(|a| a.0));
@@ -296,7 +309,7 @@ impl Shared {
     pub(super) fn complete_collective(&self, r: &mut Reactor, key: CollKey, procs: Vec<Proc>) {
         let (c, all_local, contribution, ranks) = {
             let mut st = self.state.lock();
-            let Some(c) = st.collectives.remove(&key) else {
+            let Some(c) = st.coll.pending.remove(&key) else {
                 return;
             };
             let (_, all_local) = Self::local_participants(&st, &procs);
@@ -392,11 +405,12 @@ impl Shared {
                     CollKind::GroupConstruct => {
                         s.state
                             .lock()
+                            .coll
                             .groups
                             .insert(group_id.clone(), procs_for_reply.clone());
                     }
                     CollKind::GroupDestruct => {
-                        s.state.lock().groups.remove(&group_id);
+                        s.state.lock().coll.groups.remove(&group_id);
                     }
                     _ => {}
                 }

@@ -238,15 +238,15 @@ impl Shared {
         };
         {
             let mut st = self.state.lock();
-            st.modex_sent.remove(&id);
-            st.prefetch_window.remove(&id);
+            st.get.modex_sent.remove(&id);
+            st.get.prefetch_window.remove(&id);
         }
         // Pending gets and output registrations of this connection are dropped; what it
         // asked to have removed is removed, as its own uid could.
         let cleanups = {
             let mut st = self.state.lock();
-            st.gets.retain(|g| g.conn != id);
-            st.iof_pulls.retain(|p| p.conn != id);
+            st.get.pending.retain(|g| g.conn != id);
+            st.iof.pulls.retain(|p| p.conn != id);
             let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut st.cleanups)
                 .into_iter()
                 .partition(|(c, _)| *c == id);
@@ -284,7 +284,8 @@ impl Shared {
             if st.jobs.contains_key(&peer.proc.nspace) {
                 st.dead.insert(peer.proc.clone());
             }
-            st.collectives
+            st.coll
+                .pending
                 .iter()
                 .filter(|(_, c)| {
                     c.expected.contains(&peer.proc) || c.arrived.iter().any(|a| a.0 == id)

@@ -3,6 +3,7 @@
 //! for processes of other servers), the prefetch of peers' data for "hash" clients, and
 //! `PMIx_server_dmodex_request` for other servers.
 
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -37,6 +38,22 @@ pub(super) const PREFETCH_FIRST: usize = 4 << 10;
 
 pub(super) const PREFETCH_MAX: usize = 256 << 10;
 
+/// The get room's state.
+#[derive(Default)]
+pub(super) struct Gets {
+    /// GETNB requests waiting for their data.
+    pub(super) pending: Vec<PendingGet>,
+    /// The id of the last pending get.
+    pub(super) next: u64,
+    /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
+    pub(super) dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
+    /// Per connection, per local process: the number of that process's latest COMMIT whose
+    /// data the connection was sent in a GETNB reply (see `try_get`).
+    pub(super) modex_sent: HashMap<ConnId, HashMap<Proc, u64>>,
+    /// Per "hash" connection: the bytes of peers' data its next GETNB reply may carry.
+    pub(super) prefetch_window: HashMap<ConnId, usize>,
+}
+
 impl Shared {
     /// The number of GETNB requests (a client's or tool's `PMIx_Get` of data it does not
     /// hold) this server has received: a diagnostic, and how tests see that a Get was
@@ -57,7 +74,7 @@ impl Shared {
             drop(st);
             done(Err(Error::NotFound));
         } else {
-            st.dmodex_waiters.push((proc.clone(), done));
+            st.get.dmodex_waiters.push((proc.clone(), done));
         }
     }
 
@@ -149,13 +166,13 @@ impl Shared {
             return;
         }
         let mut st = self.state.lock();
-        let gid = st.next_get;
-        st.next_get += 1;
+        let gid = st.get.next;
+        st.get.next += 1;
         let timer = timeout.map(|t| {
             let me = self.arc();
             r.schedule(Duration::from_secs(t), move |r| me.expire_get(r, gid))
         });
-        st.gets.push(PendingGet {
+        st.get.pending.push(PendingGet {
             conn: id,
             tag,
             requester: requester.clone(),
@@ -169,10 +186,10 @@ impl Shared {
     pub(super) fn expire_get(&self, r: &mut Reactor, gid: u64) {
         let g = {
             let mut st = self.state.lock();
-            let Some(pos) = st.gets.iter().position(|g| g.id == gid) else {
+            let Some(pos) = st.get.pending.iter().position(|g| g.id == gid) else {
                 return;
             };
-            let g = st.gets.remove(pos);
+            let g = st.get.pending.remove(pos);
             let mode = st.peers.get(&g.conn).map(|p| p.mode).unwrap_or_default();
             (g, mode)
         };
@@ -229,6 +246,7 @@ impl Shared {
                 .and_then(|k| st.modex.local_stamps(target, k.as_bytes()));
             let since = stamps.and_then(|(_, stamp)| {
                 let last = st
+                    .get
                     .modex_sent
                     .get(&id)
                     .and_then(|m| m.get(target))
@@ -298,7 +316,8 @@ impl Shared {
             }
         }
         if let Some(n) = sent_upto {
-            st.modex_sent
+            st.get
+                .modex_sent
                 .entry(id)
                 .or_default()
                 .insert(target.clone(), n);
@@ -344,8 +363,8 @@ impl Shared {
         };
         let size = job.job_size();
         let local_requester = st.clients.contains_key(requester);
-        let sent = st.modex_sent.entry(id).or_default();
-        let window = st.prefetch_window.entry(id).or_insert(PREFETCH_FIRST);
+        let sent = st.get.modex_sent.entry(id).or_default();
+        let window = st.get.prefetch_window.entry(id).or_insert(PREFETCH_FIRST);
         let mut budget = *window;
         let mut carried = false;
         for i in 1..size {
@@ -382,7 +401,7 @@ impl Shared {
     }
 
     pub(super) fn retry_gets(&self, r: &mut Reactor) {
-        let pending = std::mem::take(&mut self.state.lock().gets);
+        let pending = std::mem::take(&mut self.state.lock().get.pending);
         let mut keep = Vec::new();
         for g in pending {
             if self.try_get(
@@ -402,20 +421,20 @@ impl Shared {
                 keep.push(g);
             }
         }
-        self.state.lock().gets.extend(keep);
+        self.state.lock().get.pending.extend(keep);
     }
 
     pub(super) fn serve_dmodex_waiters(&self) {
         let ready: Vec<(Proc, crate::host::Done<Vec<u8>>, Vec<u8>)> = {
             let mut st = self.state.lock();
-            let waiters = std::mem::take(&mut st.dmodex_waiters);
+            let waiters = std::mem::take(&mut st.get.dmodex_waiters);
             let mut ready = Vec::new();
             for (p, d) in waiters {
                 if st.modex.has(&p) {
                     let blob = st.modex.dmodex_answer(&p);
                     ready.push((p, d, blob));
                 } else {
-                    st.dmodex_waiters.push((p, d));
+                    st.get.dmodex_waiters.push((p, d));
                 }
             }
             ready

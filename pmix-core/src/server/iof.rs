@@ -80,6 +80,17 @@ pub(super) fn iof_head(
     v
 }
 
+/// The IO forwarding room's state.
+#[derive(Debug, Default)]
+pub(super) struct Forwarding {
+    /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
+    pub(super) pulls: Vec<IofPull>,
+    /// The id of the last registration.
+    pub(super) next: usize,
+    /// Output that arrived while no registration wanted it.
+    pub(super) cache: crate::iof::IofCache,
+}
+
 impl Shared {
     /// `PMIx_server_IOF_deliver`: output of `source` to the peers that pulled it
     /// (`PMIx_IOF_pull`), each with its own reference id. Output nobody has pulled is
@@ -115,7 +126,8 @@ impl Shared {
                 let mut st = me.state.lock();
                 let st = &mut *st;
                 let targets: Vec<_> = st
-                    .iof_pulls
+                    .iof
+                    .pulls
                     .iter()
                     .filter(|p| p.wants(&source, channel))
                     .filter_map(|p| Some((p.conn, st.peers.get(&p.conn)?.mode, p.local_ref)))
@@ -125,7 +137,8 @@ impl Shared {
                 // stay cached for ever.
                 if targets.is_empty() && st.jobs.contains_key(&source.nspace) {
                     let complete = crate::iof::is_complete(&info);
-                    st.iof_cache
+                    st.iof
+                        .cache
                         .add(me.cfg.iof_cache, &source, channel, bytes, complete);
                 }
                 targets
@@ -142,7 +155,8 @@ impl Shared {
     pub fn iof_redirected(&self, source: &Proc, channel: pmix_iof_channel_t) -> bool {
         self.state
             .lock()
-            .iof_pulls
+            .iof
+            .pulls
             .iter()
             .any(|p| p.redirect && p.wants(source, channel))
     }
@@ -179,10 +193,10 @@ impl Shared {
         let policy = crate::iof::CachePolicy::from_info(self.cfg.iof_cache, &dirs);
         let (refid, cached) = {
             let mut st = self.state.lock();
-            st.next_iof += 1;
-            let refid = st.next_iof;
-            let cached = st.iof_cache.take_matching(|p, ch| pull.wants(p, ch));
-            st.iof_pulls.push(IofPull { refid, ..pull });
+            st.iof.next += 1;
+            let refid = st.iof.next;
+            let cached = st.iof.cache.take_matching(|p, ch| pull.wants(p, ch));
+            st.iof.pulls.push(IofPull { refid, ..pull });
             (refid, cached)
         };
         let done_info = [Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true))];
@@ -212,7 +226,7 @@ impl Shared {
         if self.host.provides(Upcall::IofPull) {
             let done = self.later(move |s, r, res: Result<()>| {
                 if res.is_err() {
-                    s.state.lock().iof_pulls.retain(|p| p.refid != refid);
+                    s.state.lock().iof.pulls.retain(|p| p.refid != refid);
                 }
                 finish(r, res)
             });
@@ -263,9 +277,9 @@ impl Shared {
         let refid = u.size()?;
         let found = {
             let mut st = self.state.lock();
-            let before = st.iof_pulls.len();
-            st.iof_pulls.retain(|p| !(p.conn == id && p.refid == refid));
-            st.iof_pulls.len() != before
+            let before = st.iof.pulls.len();
+            st.iof.pulls.retain(|p| !(p.conn == id && p.refid == refid));
+            st.iof.pulls.len() != before
         };
         let status = if found {
             PMIX_SUCCESS

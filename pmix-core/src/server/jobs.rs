@@ -3,6 +3,7 @@
 //! of reference 4.2 clients, the packed REQ reply of the others), and the commands that
 //! read the registered data (REQ, REFRESH_CACHE, RESOLVE_PEERS, RESOLVE_NODE).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -26,11 +27,11 @@ pub(super) fn drop_segments(st: &mut State, nspace: &PStr) {
     if let Some(w) = st.modex.detach(nspace) {
         w.retire();
     }
-    if let Some(s) = st.ds21.as_mut() {
+    if let Some(s) = st.share.ds21.as_mut() {
         s.remove(nspace);
     }
-    st.ds21_replies.retain(|(ns, _), _| ns != nspace);
-    st.segments.retain(|(ns, _), f| {
+    st.share.ds21_replies.retain(|(ns, _), _| ns != nspace);
+    st.share.segments.retain(|(ns, _), f| {
         if ns == nspace {
             let _ = std::fs::remove_file(&f.path);
             false
@@ -38,8 +39,8 @@ pub(super) fn drop_segments(st: &mut State, nspace: &PStr) {
             true
         }
     });
-    if st.segments.is_empty() && !st.modex.has_segments() {
-        if let Some(d) = st.segment_dir.take() {
+    if st.share.segments.is_empty() && !st.modex.has_segments() {
+        if let Some(d) = st.share.dir.take() {
             let _ = std::fs::remove_dir(d);
         }
     }
@@ -110,6 +111,25 @@ pub(super) struct SegmentFile {
     pub(super) generation: u64,
 }
 
+/// How the job data is handed to peers: the jobs room's state.
+#[derive(Default)]
+pub(super) struct Shares {
+    /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
+    /// the namespace is registered again or deregistered.
+    pub(super) req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+    /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
+    /// unlinked when the namespace is registered again or deregistered, and at finalize.
+    pub(super) segments: HashMap<(PStr, BufferType), SegmentFile>,
+    /// The private directory holding the segments, once created.
+    pub(super) dir: Option<std::path::PathBuf>,
+    /// The ds21 store for reference clients, once a client was set up with it.
+    pub(super) ds21: Option<crate::datastore::ds21::Store>,
+    /// The ds21 store could not be made (or is not offered): not tried again.
+    pub(super) ds21_off: bool,
+    /// The packed answer to a "ds21" peer's REQ, by namespace and buffer type.
+    pub(super) ds21_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+}
+
 impl Shared {
     /// `PMIx_server_register_nspace`.
     pub fn register_nspace(&self, nspace: &PStr, nlocal: u32, info: &[Info]) -> Result<()> {
@@ -130,7 +150,7 @@ impl Shared {
         trace!("server: register {nspace} nlocal {nlocal}");
         let job = JobRecord::from_register_iter(nspace, nlocal, info, &self.cfg.hostname)?;
         let mut st = self.state.lock();
-        st.req_replies.retain(|(ns, _), _| ns != nspace);
+        st.share.req_replies.retain(|(ns, _), _| ns != nspace);
         drop_segments(&mut st, nspace);
         st.jobs.insert(nspace.clone(), job);
         drop(st);
@@ -170,13 +190,13 @@ impl Shared {
     pub fn deregister_nspace(&self, nspace: &PStr) {
         let mut st = self.state.lock();
         st.jobs.remove(nspace);
-        st.req_replies.retain(|(ns, _), _| ns != nspace);
+        st.share.req_replies.retain(|(ns, _), _| ns != nspace);
         drop_segments(&mut st, nspace);
         st.clients.retain(|p, _| &p.nspace != nspace);
         st.dead.retain(|p| &p.nspace != nspace);
         st.ended.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
-        st.iof_cache.remove_nspace(nspace);
+        st.iof.cache.remove_nspace(nspace);
     }
 
     /// `PMIx_server_setup_fork`: the environment a client needs (section 4).
@@ -240,16 +260,16 @@ impl Shared {
         static DIRS: AtomicU64 = AtomicU64::new(0);
         let mut st = self.state.lock();
         let st = &mut *st;
-        if !self.cfg.ds21 || st.ds21_off {
+        if !self.cfg.ds21 || st.share.ds21_off {
             return None;
         }
         let job = st.jobs.get(nspace)?;
         let n = job.nlocalprocs.max(job.local_ranks().len() as u32);
         // A lock per client initialization (a client that initializes again takes another).
         let nlocks = n.saturating_mul(2).saturating_add(8).min(1 << 20);
-        if st.ds21.is_none() {
+        if st.share.ds21.is_none() {
             let Some(sizes) = Sizes::from_env(|k| std::env::var(k).ok()) else {
-                st.ds21_off = true;
+                st.share.ds21_off = true;
                 return None;
             };
             let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
@@ -259,12 +279,12 @@ impl Shared {
             let d = tmp.join(format!("{}.ds21.{n}", segment_dir_name(std::process::id())));
             if let Err(e) = private_dir(&d) {
                 trace!("server: no ds21 directory {}: {e}", d.display());
-                st.ds21_off = true;
+                st.share.ds21_off = true;
                 return None;
             }
-            st.ds21 = Some(Store::new(d, sizes));
+            st.share.ds21 = Some(Store::new(d, sizes));
         }
-        let store = st.ds21.as_mut()?;
+        let store = st.share.ds21.as_mut()?;
         if store.written(nspace) {
             return store.prepared(nspace).then(|| store.dir().to_path_buf());
         }
@@ -297,6 +317,7 @@ impl Shared {
         let st = &mut *st;
         let job = st.jobs.get(nspace)?;
         let reply = st
+            .share
             .ds21_replies
             .entry((nspace.clone(), mode))
             .or_insert_with(|| {
@@ -317,7 +338,7 @@ impl Shared {
         let mut st = self.state.lock();
         let st = &mut *st;
         let key = (nspace.clone(), mode);
-        if let Some(f) = st.segments.get(&key) {
+        if let Some(f) = st.share.segments.get(&key) {
             return Some(f.clone());
         }
         st.jobs.get(nspace)?;
@@ -330,20 +351,20 @@ impl Shared {
             trace!("server: segment {} not written: {e}", path.display());
             let _ = std::fs::remove_file(&path);
             // Made again (or found again) at the next attempt.
-            if st.segments.is_empty() && !st.modex.has_segments() {
-                st.segment_dir = None;
+            if st.share.segments.is_empty() && !st.modex.has_segments() {
+                st.share.dir = None;
             }
             return None;
         }
         let f = SegmentFile { path, generation };
-        st.segments.insert(key, f.clone());
+        st.share.segments.insert(key, f.clone());
         Some(f)
     }
 
     /// The private directory of the segments, created on first use (after removing those
     /// dead servers left).
     pub(super) fn segment_dir(&self, st: &mut State) -> Option<std::path::PathBuf> {
-        if let Some(d) = &st.segment_dir {
+        if let Some(d) = &st.share.dir {
             return Some(d.clone());
         }
         let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
@@ -353,7 +374,7 @@ impl Shared {
             trace!("server: no segment directory {}: {e}", d.display());
             return None;
         }
-        st.segment_dir = Some(d.clone());
+        st.share.dir = Some(d.clone());
         Some(d)
     }
 
@@ -380,8 +401,8 @@ impl Shared {
             Err(e) => {
                 trace!("server: modex segment {} not made: {e}", path.display());
                 let _ = std::fs::remove_file(&path);
-                if st.segments.is_empty() && !st.modex.has_segments() {
-                    st.segment_dir = None;
+                if st.share.segments.is_empty() && !st.modex.has_segments() {
+                    st.share.dir = None;
                 }
                 return None;
             }
@@ -490,7 +511,8 @@ impl Shared {
             let st = &mut *st;
             match st.jobs.get(&me.nspace) {
                 Some(job) => Some(
-                    st.req_replies
+                    st.share
+                        .req_replies
                         .entry((me.nspace.clone(), mode))
                         .or_insert_with(|| {
                             let mut p = Pack::new(mode);

@@ -40,12 +40,12 @@ use crate::values::{Info, Kval, PStr, Proc, Value};
 use crate::wire::msg::{Pack, Unpack};
 use crate::wire::{PeerKind, ServerUri, cmd};
 use crate::{Error, Result};
-use collective::{CollKey, Collective};
+use collective::Collectives;
 use conn::ClientReg;
 use events::CachedEvent;
-use get::PendingGet;
-use iof::IofPull;
-use jobs::SegmentFile;
+use get::Gets;
+use iof::Forwarding;
+use jobs::Shares;
 
 /// What `PMIx_server_init` was given.
 #[derive(Debug, Clone)]
@@ -135,6 +135,8 @@ struct Peer {
     codes: Vec<Option<pmix_status_t>>,
 }
 
+/// The server's state, behind one mutex (`Shared::state`). What belongs to one room is
+/// that room's own type.
 #[derive(Default)]
 struct State {
     jobs: HashMap<PStr, JobRecord>,
@@ -142,46 +144,23 @@ struct State {
     peers: HashMap<ConnId, Peer>,
     next_index: u32,
     modex: ModexStore,
-    collectives: HashMap<CollKey, Collective>,
-    gets: Vec<PendingGet>,
-    next_get: u64,
     /// Processes whose connection dropped before they finalized.
     dead: HashSet<Proc>,
     /// Clients that finalized or were deregistered: no longer expected in collectives over
     /// their job.
     ended: HashSet<Proc>,
-    /// Requests for local data on behalf of other servers (`PMIx_server_dmodex_request`).
-    dmodex_waiters: Vec<(Proc, crate::host::Done<Vec<u8>>)>,
-    /// Per connection, per local process: the number of that process's latest COMMIT whose
-    /// data the connection was sent in a GETNB reply (see `try_get`).
-    modex_sent: HashMap<ConnId, HashMap<Proc, u64>>,
-    /// Per "hash" connection: the bytes of peers' data its next GETNB reply may carry.
-    prefetch_window: HashMap<ConnId, usize>,
     /// Paths to remove when a connection ends (`PMIX_REGISTER_CLEANUP*`).
     cleanups: Vec<(ConnId, crate::cleanup::Cleanup)>,
-    /// Output forwarding registrations (`PMIx_IOF_pull` of clients and tools).
-    iof_pulls: Vec<IofPull>,
+    /// Collectives in progress and the groups constructed (`collective`).
+    coll: Collectives,
+    /// Gets waiting for data, direct-modex requests, what was sent to whom (`get`).
+    get: Gets,
+    /// Output forwarding registrations and the output no one wanted yet (`iof`).
+    iof: Forwarding,
     /// Events clients and tools notified, for peers that register for them later.
     event_cache: VecDeque<CachedEvent>,
-    next_iof: usize,
-    /// Output that arrived while no registration wanted it.
-    iof_cache: crate::iof::IofCache,
-    /// Members of the groups constructed here, by group id.
-    groups: HashMap<Vec<u8>, Vec<Proc>>,
-    /// The packed answer to REQ (the job data), by namespace and buffer type; dropped when
-    /// the namespace is registered again or deregistered.
-    req_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
-    /// The job-data segments written for "rsshm" peers, by namespace and buffer type;
-    /// unlinked when the namespace is registered again or deregistered, and at finalize.
-    segments: HashMap<(PStr, BufferType), SegmentFile>,
-    /// The private directory holding the segments, once created.
-    segment_dir: Option<std::path::PathBuf>,
-    /// The ds21 store for reference clients, once a client was set up with it.
-    ds21: Option<crate::datastore::ds21::Store>,
-    /// The ds21 store could not be made (or is not offered): not tried again.
-    ds21_off: bool,
-    /// The packed answer to a "ds21" peer's REQ, by namespace and buffer type.
-    ds21_replies: HashMap<(PStr, BufferType), Arc<Vec<u8>>>,
+    /// The job data as it is handed to peers: packed replies, segments, ds21 (`jobs`).
+    share: Shares,
 }
 
 /// State shared by the API threads, the progress thread and handshake threads.
@@ -360,16 +339,16 @@ impl Shared {
         }
         {
             let mut st = self.state.lock();
-            for (_, f) in st.segments.drain() {
+            for (_, f) in st.share.segments.drain() {
                 let _ = std::fs::remove_file(f.path);
             }
             for w in st.modex.detach_all() {
                 w.retire();
             }
-            if let Some(d) = st.segment_dir.take() {
+            if let Some(d) = st.share.dir.take() {
                 let _ = std::fs::remove_dir(d);
             }
-            if let Some(mut s) = st.ds21.take() {
+            if let Some(mut s) = st.share.ds21.take() {
                 s.remove_all();
             }
         }
