@@ -37,466 +37,158 @@ PMIX_EXPORT const char *PMIx_Get_attribute_string(const char *attribute);
 PMIX_EXPORT const char *PMIx_Get_attribute_name(const char *attrstring);
 
 /*
- See PMIx Standard v5, `PMIx_Init`.
+ See PMIx Standard v5, `PMIx_Compute_distances`: the distance from the CPUs of `cpuset`
+ to each network, OpenFabrics, GPU and coprocessor device of this machine (or those of
+ `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure. A NULL `topo` means
+ this machine's, a NULL `cpuset` this process's binding, as with the reference. A process
+ that cannot load a topology asks its server, as the reference's client does.
 
- Connects to the server named by `PMIX_SERVER_URI41` (or the older variables) with the
- identity in `PMIX_NAMESPACE`/`PMIX_RANK`. Without a server it returns `PMIX_ERR_UNREACH`
- and leaves the process initialized as a singleton, as the reference does. Calls nest:
- each needs its `PMIx_Finalize`.
-
- # Safety
- `proc_` is NULL or writable; `(info, ninfo)` a valid array.
- */
-PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc_, pmix_info_t *info, size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Finalize`.
-
- Finalizing a library that is not initialized succeeds and does nothing, as in the reference.
+ Ownership: `*distances` is libc-allocated; release with `PMIX_DEVICE_DIST_FREE`.
 
  # Safety
- `(info, ninfo)` is a valid array.
- */
-PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t *info, size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Initialized`: 1 when initialized, else 0.
-
- # Safety
- No pointer arguments.
- */
-PMIX_EXPORT int PMIx_Initialized(void);
-
-/*
- See PMIx Standard v5, `PMIx_Abort`: asks the host to terminate `procs` (NULL: the whole
- job) and waits for its answer.
-
- # Safety
- `msg` is NULL or a C string; `(procs, nprocs)` a valid array.
+ `topo`, `cpuset` NULL or valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Abort(int status,
-                         const char *msg,
-                         pmix_proc_t *procs,
-                         size_t nprocs);
+pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
+                                     pmix_cpuset_t *cpuset,
+                                     pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_device_distance_t **distances,
+                                     size_t *ndist);
 
 /*
- See PMIx Standard v5, `PMIx_Put`: stored locally until `PMIx_Commit`.
+ See PMIx Standard v5, `PMIx_Compute_distances_nb`: as `PMIx_Compute_distances`, the
+ answer through `cbfunc` (on the progress thread); the array lives until its release
+ function is called.
 
  # Safety
- `key` is a C string; `val` a valid value.
- */
-PMIX_EXPORT pmix_status_t PMIx_Put(pmix_scope_t scope, const char *key, pmix_value_t *val);
-
-/*
- See PMIx Standard v5, `PMIx_Commit`: sends the values put since the last commit.
-
- # Safety
- No pointer arguments.
- */
-PMIX_EXPORT pmix_status_t PMIx_Commit(void);
-
-/*
- See PMIx Standard v5, `PMIx_Fence`. NULL procs means every process of the caller's
- namespace; `PMIX_COLLECT_DATA` and `PMIX_TIMEOUT` are honoured.
-
- # Safety
- `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
+ As for `PMIx_Compute_distances`; `cbfunc` is called once with `cbdata`.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Fence(const pmix_proc_t *procs,
-                         size_t nprocs,
-                         const pmix_info_t *info,
-                         size_t ninfo);
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
+                                        pmix_cpuset_t *cpuset,
+                                        pmix_info_t *info,
+                                        size_t ninfo,
+                                        pmix_device_dist_cbfunc_t cbfunc,
+                                        void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Fence_nb`.
+ See PMIx Standard v5, `PMIx_Register_event_handler`. Without `cbfunc` the registration
+ id is returned (as a non-negative status), as the reference does.
 
  # Safety
- As for `PMIx_Fence`; `cbfunc` is called once with `cbdata`.
+ `(codes, ncodes)` and `(info, ninfo)` are valid arrays; `evhdlr` stays callable until
+ deregistered.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
-                            size_t nprocs,
-                            const pmix_info_t *info,
-                            size_t ninfo,
-                            pmix_op_cbfunc_t cbfunc,
-                            void *cbdata);
+pmix_status_t PMIx_Register_event_handler(pmix_status_t *codes,
+                                          size_t ncodes,
+                                          pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_notification_fn_t evhdlr,
+                                          pmix_hdlr_reg_cbfunc_t cbfunc,
+                                          void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
- information; data received through a fence) is answered on the caller's thread.
- `*val` is always a new value, even with `PMIX_GET_STATIC_VALUES` or
- `PMIX_GET_POINTER_VALUES`: the reference 4.2 allocates one in both cases (measured), and a
- caller written for it frees what it gets.
-
- Ownership: `*val` is a libc-allocated value; release with `PMIX_VALUE_RELEASE`.
+ See PMIx Standard v5, `PMIx_Deregister_event_handler`.
 
  # Safety
- `proc_` is NULL or valid; `key` NULL or a C string; `(info, ninfo)` valid; `val` writable.
+ `cbfunc` is NULL or called once with `cbdata`.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Get(const pmix_proc_t *proc_,
-                       const char *key,
-                       const pmix_info_t *info,
-                       size_t ninfo,
-                       pmix_value_t **val);
+pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref,
+                                            pmix_op_cbfunc_t cbfunc,
+                                            void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Get_nb`. The value handed to `cbfunc` is released when it
- returns.
+ See PMIx Standard v5, `PMIx_Notify_event`. From a client the server relays the event to
+ the processes in range; from a server it goes to its clients in range.
 
  # Safety
- As for `PMIx_Get`; `cbfunc` is called once with `cbdata`.
+ `source` NULL or valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc_,
-                          const char *key,
-                          const pmix_info_t *info,
-                          size_t ninfo,
-                          pmix_value_cbfunc_t cbfunc,
-                          void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Publish`.
-
- # Safety
- `(info, ninfo)` is a valid array.
- */
-PMIX_EXPORT pmix_status_t PMIx_Publish(const pmix_info_t *info, size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Publish_nb`.
-
- # Safety
- As for `PMIx_Publish`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Publish_nb(const pmix_info_t *info,
-                              size_t ninfo,
-                              pmix_op_cbfunc_t cbfunc,
-                              void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Lookup`: fills the proc and value of each element of `data`
- whose key was found (`PMIX_WAIT` waits for keys not yet published).
-
- # Safety
- `(data, ndata)` is a valid, writable array; `(info, ninfo)` valid.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Lookup(pmix_pdata_t *data,
-                          size_t ndata,
-                          const pmix_info_t *info,
-                          size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Lookup_nb`.
-
- # Safety
- `keys` is a NULL-terminated array of C strings; `(info, ninfo)` valid; `cbfunc` is
- called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Lookup_nb(char **keys,
-                             const pmix_info_t *info,
-                             size_t ninfo,
-                             pmix_lookup_cbfunc_t cbfunc,
-                             void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Unpublish` (NULL keys: everything this process published).
-
- # Safety
- `keys` is NULL or a NULL-terminated array of C strings; `(info, ninfo)` valid.
- */
-PMIX_EXPORT pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t *info, size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Unpublish_nb`.
-
- # Safety
- As for `PMIx_Unpublish`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Unpublish_nb(char **keys,
+pmix_status_t PMIx_Notify_event(pmix_status_t status,
+                                const pmix_proc_t *source,
+                                pmix_data_range_t range,
                                 const pmix_info_t *info,
                                 size_t ninfo,
                                 pmix_op_cbfunc_t cbfunc,
                                 void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Spawn`: the host starts the job; its namespace is written
- to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given.
+ See PMIx Standard v5, `PMIx_Fabric_register`: asks the server (and through it the host's
+ `fabric` upcall) about the fabric `directives` name, and stores the answer in
+ `fabric->info` / `fabric->ninfo`. The index stays the caller's to set, as with the
+ reference. `PMIX_ERR_NOT_SUPPORTED` when the host has no fabric upcall.
+
+ Ownership: `fabric->info` is libc-allocated; `PMIx_Fabric_deregister` releases it.
 
  # Safety
- The arrays are valid; `nspace` is NULL or has room for a namespace.
+ `fabric` valid (constructed); `(directives, ndirs)` valid.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Spawn(const pmix_info_t *job_info,
-                         size_t ninfo,
-                         const pmix_app_t *apps,
-                         size_t napps,
-                         char *nspace);
-
-/*
- See PMIx Standard v5, `PMIx_Spawn_nb`.
-
- # Safety
- As for `PMIx_Spawn`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Spawn_nb(const pmix_info_t *job_info,
-                            size_t ninfo,
-                            const pmix_app_t *apps,
-                            size_t napps,
-                            pmix_spawn_cbfunc_t cbfunc,
-                            void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Connect`.
-
- # Safety
- `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Connect(const pmix_proc_t *procs,
-                           size_t nprocs,
-                           const pmix_info_t *info,
-                           size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Connect_nb`.
-
- # Safety
- As for `PMIx_Connect`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Connect_nb(const pmix_proc_t *procs,
-                              size_t nprocs,
-                              const pmix_info_t *info,
-                              size_t ninfo,
-                              pmix_op_cbfunc_t cbfunc,
-                              void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Disconnect`.
-
- # Safety
- `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Disconnect(const pmix_proc_t *procs,
-                              size_t nprocs,
-                              const pmix_info_t *info,
-                              size_t ninfo);
-
-/*
- See PMIx Standard v5, `PMIx_Disconnect_nb`.
-
- # Safety
- As for `PMIx_Disconnect`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *procs,
-                                 size_t nprocs,
-                                 const pmix_info_t *info,
-                                 size_t ninfo,
-                                 pmix_op_cbfunc_t cbfunc,
-                                 void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Resolve_peers`: the ranks of `nspace` (NULL: every known
- namespace is not supported; the caller's own) on `nodename` (NULL: this node).
-
- Ownership: `*procs` is a libc-allocated array; release with `PMIX_PROC_FREE`.
-
- # Safety
- `nodename`, `nspace` are NULL or C strings; `procs`, `nprocs` writable.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Resolve_peers(const char *nodename,
-                                 const char *nspace,
-                                 pmix_proc_t **procs,
-                                 size_t *nprocs);
-
-/*
- See PMIx Standard v5, `PMIx_Resolve_nodes`: the comma-separated nodes of `nspace`.
-
- Ownership: `*nodelist` is a libc-allocated string; release with `free`.
-
- # Safety
- `nspace` is NULL or a C string; `nodelist` writable.
- */
-PMIX_EXPORT pmix_status_t PMIx_Resolve_nodes(const char *nspace, char **nodelist);
-
-/*
- See PMIx Standard v5, `PMIx_Log`.
-
- # Safety
- `(data, ndata)` and `(directives, ndirs)` are valid arrays.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Log(const pmix_info_t *data,
-                       size_t ndata,
-                       const pmix_info_t *directives,
-                       size_t ndirs);
-
-/*
- See PMIx Standard v5, `PMIx_Log_nb`.
-
- # Safety
- As for `PMIx_Log`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Log_nb(const pmix_info_t *data,
-                          size_t ndata,
-                          const pmix_info_t *directives,
-                          size_t ndirs,
-                          pmix_op_cbfunc_t cbfunc,
-                          void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Allocation_request`.
-
- Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
-
- # Safety
- `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive,
-                                      pmix_info_t *info,
-                                      size_t ninfo,
-                                      pmix_info_t **results,
-                                      size_t *nresults);
-
-/*
- See PMIx Standard v5, `PMIx_Allocation_request_nb`.
-
- # Safety
- `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive,
-                                         pmix_info_t *info,
-                                         size_t ninfo,
-                                         pmix_info_cbfunc_t cbfunc,
-                                         void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Job_control`.
-
- Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
-
- # Safety
- The arrays are valid; `results`, `nresults` NULL or writable.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Job_control(const pmix_proc_t *targets,
-                               size_t ntargets,
-                               const pmix_info_t *directives,
-                               size_t ndirs,
-                               pmix_info_t **results,
-                               size_t *nresults);
-
-/*
- See PMIx Standard v5, `PMIx_Job_control_nb`.
-
- # Safety
- The arrays are valid; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Job_control_nb(const pmix_proc_t *targets,
-                                  size_t ntargets,
-                                  const pmix_info_t *directives,
-                                  size_t ndirs,
-                                  pmix_info_cbfunc_t cbfunc,
-                                  void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Process_monitor`.
-
- Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
-
- # Safety
- `monitor` valid; `(directives, ndirs)` valid; `results`, `nresults` NULL or writable.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor,
-                                   pmix_status_t error,
+pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
                                    const pmix_info_t *directives,
-                                   size_t ndirs,
-                                   pmix_info_t **results,
-                                   size_t *nresults);
+                                   size_t ndirs);
 
 /*
- See PMIx Standard v5, `PMIx_Process_monitor_nb`. `PMIX_SEND_HEARTBEAT` sends a heartbeat
- (no answer from the server; `cbfunc` reports that it was sent).
+ See PMIx Standard v5, `PMIx_Fabric_register_nb`: as `PMIx_Fabric_register`, completed
+ through `cbfunc` (on the progress thread) with the answer's own status. (The reference
+ 4.2.2 passes `PMIX_SUCCESS` to `cbfunc` whatever the server answered.)
 
  # Safety
- As for `PMIx_Process_monitor`; `cbfunc` is called once with `cbdata`.
+ As for `PMIx_Fabric_register`, with `fabric` left alone until `cbfunc` runs.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
-                                      pmix_status_t error,
+pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
                                       const pmix_info_t *directives,
                                       size_t ndirs,
-                                      pmix_info_cbfunc_t cbfunc,
+                                      pmix_op_cbfunc_t cbfunc,
                                       void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Get_credential`: the host's credential for this process.
-
- Ownership: `credential->bytes` is libc-allocated; release with `PMIX_BYTE_OBJECT_DESTRUCT`.
+ See PMIx Standard v5, `PMIx_Fabric_update`: asks again about the fabric of
+ `fabric->index` (the host gets it as `PMIX_FABRIC_INDEX`) and replaces `fabric->info`
+ with the answer. On an error the object is left as it was.
 
  # Safety
- `(info, ninfo)` valid; `credential` writable.
+ `fabric` valid, its `info` this library's or NULL.
  */
-PMIX_EXPORT
-pmix_status_t PMIx_Get_credential(const pmix_info_t *info,
-                                  size_t ninfo,
-                                  pmix_byte_object_t *credential);
+PMIX_EXPORT pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric);
 
 /*
- See PMIx Standard v5, `PMIx_Get_credential_nb`.
+ See PMIx Standard v5, `PMIx_Fabric_update_nb`: as `PMIx_Fabric_update`, completed
+ through `cbfunc` with the answer's own status.
 
  # Safety
- `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
+ As for `PMIx_Fabric_update`, with `fabric` left alone until `cbfunc` runs.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Get_credential_nb(const pmix_info_t *info,
-                                     size_t ninfo,
-                                     pmix_credential_cbfunc_t cbfunc,
-                                     void *cbdata);
+pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
+                                    pmix_op_cbfunc_t cbfunc,
+                                    void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Validate_credential`.
-
- Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
+ See PMIx Standard v5, `PMIx_Fabric_deregister`: releases the information a registration
+ stored in `fabric`. Nothing is sent: the server keeps no registration.
 
  # Safety
- `cred` valid; `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
+ As for `PMIx_Fabric_update`.
  */
-PMIX_EXPORT
-pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
-                                       const pmix_info_t *info,
-                                       size_t ninfo,
-                                       pmix_info_t **results,
-                                       size_t *nresults);
+PMIX_EXPORT pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric);
 
 /*
- See PMIx Standard v5, `PMIx_Validate_credential_nb`.
+ See PMIx Standard v5, `PMIx_Fabric_deregister_nb`: as `PMIx_Fabric_deregister`, done at
+ once: returns `PMIX_OPERATION_SUCCEEDED` and does not call `cbfunc`, as the reference.
 
  # Safety
- As for `PMIx_Validate_credential`; `cbfunc` is called once with `cbdata`.
+ As for `PMIx_Fabric_update`.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
-                                          const pmix_info_t *info,
-                                          size_t ninfo,
-                                          pmix_validation_cbfunc_t cbfunc,
-                                          void *cbdata);
+pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
+                                        pmix_op_cbfunc_t cbfunc,
+                                        void *cbdata);
 
 /*
  See PMIx Standard v5, `PMIx_Group_construct`: collective over `procs`.
@@ -648,158 +340,35 @@ pmix_status_t PMIx_Group_destruct_nb(const char *grp,
                                      void *cbdata);
 
 /*
- See PMIx Standard v5, `PMIx_Register_event_handler`. Without `cbfunc` the registration
- id is returned (as a non-negative status), as the reference does.
+ See PMIx Standard v5, `PMIx_Init`.
+
+ Connects to the server named by `PMIX_SERVER_URI41` (or the older variables) with the
+ identity in `PMIX_NAMESPACE`/`PMIX_RANK`. Without a server it returns `PMIX_ERR_UNREACH`
+ and leaves the process initialized as a singleton, as the reference does. Calls nest:
+ each needs its `PMIx_Finalize`.
 
  # Safety
- `(codes, ncodes)` and `(info, ninfo)` are valid arrays; `evhdlr` stays callable until
- deregistered.
+ `proc_` is NULL or writable; `(info, ninfo)` a valid array.
  */
-PMIX_EXPORT
-pmix_status_t PMIx_Register_event_handler(pmix_status_t *codes,
-                                          size_t ncodes,
-                                          pmix_info_t *info,
-                                          size_t ninfo,
-                                          pmix_notification_fn_t evhdlr,
-                                          pmix_hdlr_reg_cbfunc_t cbfunc,
-                                          void *cbdata);
+PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc_, pmix_info_t *info, size_t ninfo);
 
 /*
- See PMIx Standard v5, `PMIx_Deregister_event_handler`.
+ See PMIx Standard v5, `PMIx_Finalize`.
+
+ Finalizing a library that is not initialized succeeds and does nothing, as in the reference.
 
  # Safety
- `cbfunc` is NULL or called once with `cbdata`.
+ `(info, ninfo)` is a valid array.
  */
-PMIX_EXPORT
-pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref,
-                                            pmix_op_cbfunc_t cbfunc,
-                                            void *cbdata);
+PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t *info, size_t ninfo);
 
 /*
- See PMIx Standard v5, `PMIx_Notify_event`. From a client the server relays the event to
- the processes in range; from a server it goes to its clients in range.
+ See PMIx Standard v5, `PMIx_Initialized`: 1 when initialized, else 0.
 
  # Safety
- `source` NULL or valid; `(info, ninfo)` valid; `cbfunc` NULL or called once.
+ No pointer arguments.
  */
-PMIX_EXPORT
-pmix_status_t PMIx_Notify_event(pmix_status_t status,
-                                const pmix_proc_t *source,
-                                pmix_data_range_t range,
-                                const pmix_info_t *info,
-                                size_t ninfo,
-                                pmix_op_cbfunc_t cbfunc,
-                                void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Fabric_register`: asks the server (and through it the host's
- `fabric` upcall) about the fabric `directives` name, and stores the answer in
- `fabric->info` / `fabric->ninfo`. The index stays the caller's to set, as with the
- reference. `PMIX_ERR_NOT_SUPPORTED` when the host has no fabric upcall.
-
- Ownership: `fabric->info` is libc-allocated; `PMIx_Fabric_deregister` releases it.
-
- # Safety
- `fabric` valid (constructed); `(directives, ndirs)` valid.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Fabric_register(pmix_fabric_t *fabric,
-                                   const pmix_info_t *directives,
-                                   size_t ndirs);
-
-/*
- See PMIx Standard v5, `PMIx_Fabric_register_nb`: as `PMIx_Fabric_register`, completed
- through `cbfunc` (on the progress thread) with the answer's own status. (The reference
- 4.2.2 passes `PMIX_SUCCESS` to `cbfunc` whatever the server answered.)
-
- # Safety
- As for `PMIx_Fabric_register`, with `fabric` left alone until `cbfunc` runs.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t *fabric,
-                                      const pmix_info_t *directives,
-                                      size_t ndirs,
-                                      pmix_op_cbfunc_t cbfunc,
-                                      void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Fabric_update`: asks again about the fabric of
- `fabric->index` (the host gets it as `PMIX_FABRIC_INDEX`) and replaces `fabric->info`
- with the answer. On an error the object is left as it was.
-
- # Safety
- `fabric` valid, its `info` this library's or NULL.
- */
-PMIX_EXPORT pmix_status_t PMIx_Fabric_update(pmix_fabric_t *fabric);
-
-/*
- See PMIx Standard v5, `PMIx_Fabric_update_nb`: as `PMIx_Fabric_update`, completed
- through `cbfunc` with the answer's own status.
-
- # Safety
- As for `PMIx_Fabric_update`, with `fabric` left alone until `cbfunc` runs.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t *fabric,
-                                    pmix_op_cbfunc_t cbfunc,
-                                    void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Fabric_deregister`: releases the information a registration
- stored in `fabric`. Nothing is sent: the server keeps no registration.
-
- # Safety
- As for `PMIx_Fabric_update`.
- */
-PMIX_EXPORT pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t *fabric);
-
-/*
- See PMIx Standard v5, `PMIx_Fabric_deregister_nb`: as `PMIx_Fabric_deregister`, done at
- once: returns `PMIX_OPERATION_SUCCEEDED` and does not call `cbfunc`, as the reference.
-
- # Safety
- As for `PMIx_Fabric_update`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t *fabric,
-                                        pmix_op_cbfunc_t cbfunc,
-                                        void *cbdata);
-
-/*
- See PMIx Standard v5, `PMIx_Compute_distances`: the distance from the CPUs of `cpuset`
- to each network, OpenFabrics, GPU and coprocessor device of this machine (or those of
- `PMIX_DEVICE_TYPE` / `PMIX_DEVICE_ID`), with the reference's measure. A NULL `topo` means
- this machine's, a NULL `cpuset` this process's binding, as with the reference. A process
- that cannot load a topology asks its server, as the reference's client does.
-
- Ownership: `*distances` is libc-allocated; release with `PMIX_DEVICE_DIST_FREE`.
-
- # Safety
- `topo`, `cpuset` NULL or valid; `(info, ninfo)` valid; `distances`, `ndist` writable.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Compute_distances(pmix_topology_t *topo,
-                                     pmix_cpuset_t *cpuset,
-                                     pmix_info_t *info,
-                                     size_t ninfo,
-                                     pmix_device_distance_t **distances,
-                                     size_t *ndist);
-
-/*
- See PMIx Standard v5, `PMIx_Compute_distances_nb`: as `PMIx_Compute_distances`, the
- answer through `cbfunc` (on the progress thread); the array lives until its release
- function is called.
-
- # Safety
- As for `PMIx_Compute_distances`; `cbfunc` is called once with `cbdata`.
- */
-PMIX_EXPORT
-pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
-                                        pmix_cpuset_t *cpuset,
-                                        pmix_info_t *info,
-                                        size_t ninfo,
-                                        pmix_device_dist_cbfunc_t cbfunc,
-                                        void *cbdata);
+PMIX_EXPORT int PMIx_Initialized(void);
 
 /*
  See PMIx Standard v5, `PMIx_Progress`: nothing to do, the progress thread runs on its
@@ -811,16 +380,119 @@ pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo,
 PMIX_EXPORT void PMIx_Progress(void);
 
 /*
- See PMIx Standard v5, `PMIx_Store_internal`: stores a value for `proc_` in this process
- only.
+ See PMIx Standard v5, `PMIx_Log`.
 
  # Safety
- `proc_` valid; `key` a C string; `val` a valid value.
+ `(data, ndata)` and `(directives, ndirs)` are valid arrays.
  */
 PMIX_EXPORT
-pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,
-                                  const char *key,
-                                  pmix_value_t *val);
+pmix_status_t PMIx_Log(const pmix_info_t *data,
+                       size_t ndata,
+                       const pmix_info_t *directives,
+                       size_t ndirs);
+
+/*
+ See PMIx Standard v5, `PMIx_Log_nb`.
+
+ # Safety
+ As for `PMIx_Log`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Log_nb(const pmix_info_t *data,
+                          size_t ndata,
+                          const pmix_info_t *directives,
+                          size_t ndirs,
+                          pmix_op_cbfunc_t cbfunc,
+                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Allocation_request`.
+
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
+
+ # Safety
+ `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive,
+                                      pmix_info_t *info,
+                                      size_t ninfo,
+                                      pmix_info_t **results,
+                                      size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Allocation_request_nb`.
+
+ # Safety
+ `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive,
+                                         pmix_info_t *info,
+                                         size_t ninfo,
+                                         pmix_info_cbfunc_t cbfunc,
+                                         void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_control`.
+
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
+
+ # Safety
+ The arrays are valid; `results`, `nresults` NULL or writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Job_control(const pmix_proc_t *targets,
+                               size_t ntargets,
+                               const pmix_info_t *directives,
+                               size_t ndirs,
+                               pmix_info_t **results,
+                               size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Job_control_nb`.
+
+ # Safety
+ The arrays are valid; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Job_control_nb(const pmix_proc_t *targets,
+                                  size_t ntargets,
+                                  const pmix_info_t *directives,
+                                  size_t ndirs,
+                                  pmix_info_cbfunc_t cbfunc,
+                                  void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Process_monitor`.
+
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
+
+ # Safety
+ `monitor` valid; `(directives, ndirs)` valid; `results`, `nresults` NULL or writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor,
+                                   pmix_status_t error,
+                                   const pmix_info_t *directives,
+                                   size_t ndirs,
+                                   pmix_info_t **results,
+                                   size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Process_monitor_nb`. `PMIX_SEND_HEARTBEAT` sends a heartbeat
+ (no answer from the server; `cbfunc` reports that it was sent).
+
+ # Safety
+ As for `PMIx_Process_monitor`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor,
+                                      pmix_status_t error,
+                                      const pmix_info_t *directives,
+                                      size_t ndirs,
+                                      pmix_info_cbfunc_t cbfunc,
+                                      void *cbdata);
 
 /*
  Asks the host to act on a session (pause, resume, terminate, ... as `directives` say).
@@ -844,6 +516,334 @@ pmix_status_t PMIx_Session_control(uint32_t session_id,
                                    size_t ndirs,
                                    pmix_info_cbfunc_t cbfunc,
                                    void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Abort`: asks the host to terminate `procs` (NULL: the whole
+ job) and waits for its answer.
+
+ # Safety
+ `msg` is NULL or a C string; `(procs, nprocs)` a valid array.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Abort(int status,
+                         const char *msg,
+                         pmix_proc_t *procs,
+                         size_t nprocs);
+
+/*
+ See PMIx Standard v5, `PMIx_Spawn`: the host starts the job; its namespace is written
+ to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given.
+
+ # Safety
+ The arrays are valid; `nspace` is NULL or has room for a namespace.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Spawn(const pmix_info_t *job_info,
+                         size_t ninfo,
+                         const pmix_app_t *apps,
+                         size_t napps,
+                         char *nspace);
+
+/*
+ See PMIx Standard v5, `PMIx_Spawn_nb`.
+
+ # Safety
+ As for `PMIx_Spawn`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Spawn_nb(const pmix_info_t *job_info,
+                            size_t ninfo,
+                            const pmix_app_t *apps,
+                            size_t napps,
+                            pmix_spawn_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Connect`.
+
+ # Safety
+ `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Connect(const pmix_proc_t *procs,
+                           size_t nprocs,
+                           const pmix_info_t *info,
+                           size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Connect_nb`.
+
+ # Safety
+ As for `PMIx_Connect`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Connect_nb(const pmix_proc_t *procs,
+                              size_t nprocs,
+                              const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc,
+                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Disconnect`.
+
+ # Safety
+ `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Disconnect(const pmix_proc_t *procs,
+                              size_t nprocs,
+                              const pmix_info_t *info,
+                              size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Disconnect_nb`.
+
+ # Safety
+ As for `PMIx_Disconnect`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t *procs,
+                                 size_t nprocs,
+                                 const pmix_info_t *info,
+                                 size_t ninfo,
+                                 pmix_op_cbfunc_t cbfunc,
+                                 void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Publish`.
+
+ # Safety
+ `(info, ninfo)` is a valid array.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Publish(const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Publish_nb`.
+
+ # Safety
+ As for `PMIx_Publish`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Publish_nb(const pmix_info_t *info,
+                              size_t ninfo,
+                              pmix_op_cbfunc_t cbfunc,
+                              void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Lookup`: fills the proc and value of each element of `data`
+ whose key was found (`PMIX_WAIT` waits for keys not yet published).
+
+ # Safety
+ `(data, ndata)` is a valid, writable array; `(info, ninfo)` valid.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Lookup(pmix_pdata_t *data,
+                          size_t ndata,
+                          const pmix_info_t *info,
+                          size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Lookup_nb`.
+
+ # Safety
+ `keys` is a NULL-terminated array of C strings; `(info, ninfo)` valid; `cbfunc` is
+ called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Lookup_nb(char **keys,
+                             const pmix_info_t *info,
+                             size_t ninfo,
+                             pmix_lookup_cbfunc_t cbfunc,
+                             void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Unpublish` (NULL keys: everything this process published).
+
+ # Safety
+ `keys` is NULL or a NULL-terminated array of C strings; `(info, ninfo)` valid.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Unpublish(char **keys, const pmix_info_t *info, size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Unpublish_nb`.
+
+ # Safety
+ As for `PMIx_Unpublish`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Unpublish_nb(char **keys,
+                                const pmix_info_t *info,
+                                size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc,
+                                void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Resolve_peers`: the ranks of `nspace` (NULL: every known
+ namespace is not supported; the caller's own) on `nodename` (NULL: this node).
+
+ Ownership: `*procs` is a libc-allocated array; release with `PMIX_PROC_FREE`.
+
+ # Safety
+ `nodename`, `nspace` are NULL or C strings; `procs`, `nprocs` writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Resolve_peers(const char *nodename,
+                                 const char *nspace,
+                                 pmix_proc_t **procs,
+                                 size_t *nprocs);
+
+/*
+ See PMIx Standard v5, `PMIx_Resolve_nodes`: the comma-separated nodes of `nspace`.
+
+ Ownership: `*nodelist` is a libc-allocated string; release with `free`.
+
+ # Safety
+ `nspace` is NULL or a C string; `nodelist` writable.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Resolve_nodes(const char *nspace, char **nodelist);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_credential`: the host's credential for this process.
+
+ Ownership: `credential->bytes` is libc-allocated; release with `PMIX_BYTE_OBJECT_DESTRUCT`.
+
+ # Safety
+ `(info, ninfo)` valid; `credential` writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_credential(const pmix_info_t *info,
+                                  size_t ninfo,
+                                  pmix_byte_object_t *credential);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_credential_nb`.
+
+ # Safety
+ `(info, ninfo)` valid; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_credential_nb(const pmix_info_t *info,
+                                     size_t ninfo,
+                                     pmix_credential_cbfunc_t cbfunc,
+                                     void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Validate_credential`.
+
+ Ownership: `*results` is libc-allocated; release with `PMIX_INFO_FREE`.
+
+ # Safety
+ `cred` valid; `(info, ninfo)` valid; `results`, `nresults` NULL or writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cred,
+                                       const pmix_info_t *info,
+                                       size_t ninfo,
+                                       pmix_info_t **results,
+                                       size_t *nresults);
+
+/*
+ See PMIx Standard v5, `PMIx_Validate_credential_nb`.
+
+ # Safety
+ As for `PMIx_Validate_credential`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *cred,
+                                          const pmix_info_t *info,
+                                          size_t ninfo,
+                                          pmix_validation_cbfunc_t cbfunc,
+                                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Put`: stored locally until `PMIx_Commit`.
+
+ # Safety
+ `key` is a C string; `val` a valid value.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Put(pmix_scope_t scope, const char *key, pmix_value_t *val);
+
+/*
+ See PMIx Standard v5, `PMIx_Commit`: sends the values put since the last commit.
+
+ # Safety
+ No pointer arguments.
+ */
+PMIX_EXPORT pmix_status_t PMIx_Commit(void);
+
+/*
+ See PMIx Standard v5, `PMIx_Fence`. NULL procs means every process of the caller's
+ namespace; `PMIX_COLLECT_DATA` and `PMIX_TIMEOUT` are honoured.
+
+ # Safety
+ `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fence(const pmix_proc_t *procs,
+                         size_t nprocs,
+                         const pmix_info_t *info,
+                         size_t ninfo);
+
+/*
+ See PMIx Standard v5, `PMIx_Fence_nb`.
+
+ # Safety
+ As for `PMIx_Fence`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Fence_nb(const pmix_proc_t *procs,
+                            size_t nprocs,
+                            const pmix_info_t *info,
+                            size_t ninfo,
+                            pmix_op_cbfunc_t cbfunc,
+                            void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
+ information; data received through a fence) is answered on the caller's thread.
+ `*val` is always a new value, even with `PMIX_GET_STATIC_VALUES` or
+ `PMIX_GET_POINTER_VALUES`: the reference 4.2 allocates one in both cases (measured), and a
+ caller written for it frees what it gets.
+
+ Ownership: `*val` is a libc-allocated value; release with `PMIX_VALUE_RELEASE`.
+
+ # Safety
+ `proc_` is NULL or valid; `key` NULL or a C string; `(info, ninfo)` valid; `val` writable.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get(const pmix_proc_t *proc_,
+                       const char *key,
+                       const pmix_info_t *info,
+                       size_t ninfo,
+                       pmix_value_t **val);
+
+/*
+ See PMIx Standard v5, `PMIx_Get_nb`. The value handed to `cbfunc` is released when it
+ returns.
+
+ # Safety
+ As for `PMIx_Get`; `cbfunc` is called once with `cbdata`.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc_,
+                          const char *key,
+                          const pmix_info_t *info,
+                          size_t ninfo,
+                          pmix_value_cbfunc_t cbfunc,
+                          void *cbdata);
+
+/*
+ See PMIx Standard v5, `PMIx_Store_internal`: stores a value for `proc_` in this process
+ only.
+
+ # Safety
+ `proc_` valid; `key` a C string; `val` a valid value.
+ */
+PMIX_EXPORT
+pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc_,
+                                  const char *key,
+                                  pmix_value_t *val);
 
 /*
  Packs `num_vals` values of type `type_` from `src` into `buffer`, appending one top-level

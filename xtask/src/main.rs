@@ -77,18 +77,47 @@ const DEPRECATED_FNS: &[&str] = &[
     "PMIx_Info_list_release",
 ];
 
-/// Files of `pmix-ffi/src/api` whose functions all go to `pmix_deprecated.h`: the functions
-/// OpenPMIx 5.0 made of 4.2's header macros (lifecycle of each type, keys and IDs, argv and
-/// env helpers, info flags), declared there in 5.0.
+/// The folder of the exported functions (`pmix-ffi`'s `api` module), from the workspace root.
+const API_DIR: &str = "pmix-ffi/src/api";
+
+/// Files of `API_DIR` (paths relative to it) whose functions all go to `pmix_deprecated.h`:
+/// the functions OpenPMIx 5.0 made of 4.2's header macros (lifecycle of each type, keys and
+/// IDs, argv and env helpers, info flags), declared there in 5.0.
 const DEPRECATED_FILES: &[&str] = &["argv.rs", "ids.rs", "info.rs", "objects.rs"];
 
-/// Whether `name`, defined in the API file `file`, is declared in `pmix_deprecated.h`.
+/// Whether `name`, defined in the API file `file` (a path relative to `API_DIR`), is declared
+/// in `pmix_deprecated.h`.
 fn in_deprecated(name: &str, file: &Path) -> bool {
-    DEPRECATED_FNS.contains(&name)
-        || file
-            .file_name()
-            .and_then(|f| f.to_str())
-            .is_some_and(|f| DEPRECATED_FILES.contains(&f))
+    DEPRECATED_FNS.contains(&name) || DEPRECATED_FILES.iter().any(|f| file == Path::new(f))
+}
+
+/// The API source files: every `.rs` file of `API_DIR` and of its subfolders, as paths
+/// relative to `API_DIR`, sorted. The `mod.rs` files are left out: they declare modules and
+/// define no exports, and cbindgen follows `mod` items, so a `mod.rs` would bring its files
+/// in twice.
+fn api_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p.extension().is_some_and(|x| x == "rs")
+                && p.file_name().is_some_and(|n| n != "mod.rs")
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let api = root.join(API_DIR);
+    let mut files = Vec::new();
+    walk(&api, &mut files)?;
+    let mut files: Vec<PathBuf> = files
+        .into_iter()
+        .map(|p| p.strip_prefix(&api).unwrap().to_path_buf())
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 /// Struct tag names of the reference (`typedef struct TAG {...} NAME;`); structs not listed
@@ -182,20 +211,12 @@ impl Gen {
 
     /// Every exported function name in the API sources, for the exclusion lists.
     fn api_sources(&self) -> Result<ApiSources, String> {
-        let dir = self.root.join("pmix-ffi/src/api");
         let mut files = Vec::new();
         let mut names = BTreeSet::new();
         let mut deprecated = BTreeSet::new();
-        let mut entries: Vec<_> = std::fs::read_dir(&dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-            // cbindgen follows `mod` items, so mod.rs would bring every file in twice.
-            .filter(|p| p.file_name().is_some_and(|n| n != "mod.rs"))
-            .collect();
-        entries.sort();
-        for p in entries {
-            let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+        for rel in api_files(&self.root)? {
+            let p = Path::new(API_DIR).join(&rel);
+            let text = std::fs::read_to_string(self.root.join(&p)).map_err(|e| e.to_string())?;
             for line in text.lines() {
                 if let Some(rest) = line
                     .trim_start()
@@ -206,18 +227,13 @@ impl Gen {
                         .chars()
                         .take_while(|c| c.is_alphanumeric() || *c == '_')
                         .collect();
-                    if in_deprecated(&name, &p) {
+                    if in_deprecated(&name, &rel) {
                         deprecated.insert(name.clone());
                     }
                     names.insert(name);
                 }
             }
-            files.push(
-                p.strip_prefix(&self.root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned(),
-            );
+            files.push(p.to_string_lossy().into_owned());
         }
         Ok((files, names, deprecated))
     }
@@ -511,16 +527,10 @@ struct MatrixRow {
 
 /// The state of every export, read from its doc comment, and the tests that name it.
 fn matrix(root: &Path) -> Result<String, String> {
-    let api = root.join("pmix-ffi/src/api");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&api)
-        .map_err(|e| e.to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
-    files.sort();
+    let api = root.join(API_DIR);
     let mut rows = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).map_err(|e| e.to_string())?;
+    for f in &api_files(root)? {
+        let text = std::fs::read_to_string(api.join(f)).map_err(|e| e.to_string())?;
         let mut doc = String::new();
         for line in text.lines() {
             let t = line.trim_start();

@@ -1,0 +1,173 @@
+//! Data access and sharing, and synchronization (the PMIx standard's chapters "Data Access
+//! and Sharing" and "Synchronization"): `PMIx_Put`, `PMIx_Commit`, `PMIx_Get`/`_nb`,
+//! `PMIx_Store_internal` and `PMIx_Fence`/`_nb`.
+
+use core::ffi::{c_char, c_void};
+
+use pmix_core::Error;
+use pmix_sys::*;
+
+use crate::{callback, convert, entry, lifecycle, ptr};
+
+use super::common::{infos, opt_proc, procs};
+
+/// See PMIx Standard v5, `PMIx_Put`: stored locally until `PMIx_Commit`.
+///
+/// # Safety
+/// `key` is a C string; `val` a valid value.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Put(
+    scope: pmix_scope_t,
+    key: *const c_char,
+    val: *mut pmix_value_t,
+) -> pmix_status_t {
+    entry::status("PMIx_Put", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let v = unsafe { convert::value_from_c(ptr::req(val)?) }?;
+        c.put(scope, key, v)
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Commit`: sends the values put since the last commit.
+///
+/// # Safety
+/// No pointer arguments.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Commit() -> pmix_status_t {
+    entry::status("PMIx_Commit", || lifecycle::client()?.commit())
+}
+
+/// See PMIx Standard v5, `PMIx_Fence`. NULL procs means every process of the caller's
+/// namespace; `PMIX_COLLECT_DATA` and `PMIX_TIMEOUT` are honoured.
+///
+/// # Safety
+/// `(procs, nprocs)` and `(info, ninfo)` are valid arrays.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Fence(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+) -> pmix_status_t {
+    entry::status("PMIx_Fence", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        c.fence(&p, &i)
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Fence_nb`.
+///
+/// # Safety
+/// As for `PMIx_Fence`; `cbfunc` is called once with `cbdata`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Fence_nb(
+    procs: *const pmix_proc_t,
+    nprocs: usize,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_op_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status("PMIx_Fence_nb", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let (p, i) = unsafe { (self::procs(procs, nprocs)?, infos(info, ninfo)?) };
+        c.fence_nb(&p, &i, callback::op("PMIx_Fence_nb", cbfunc, cbdata))
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
+/// information; data received through a fence) is answered on the caller's thread.
+/// `*val` is always a new value, even with `PMIX_GET_STATIC_VALUES` or
+/// `PMIX_GET_POINTER_VALUES`: the reference 4.2 allocates one in both cases (measured), and a
+/// caller written for it frees what it gets.
+///
+/// Ownership: `*val` is a libc-allocated value; release with `PMIX_VALUE_RELEASE`.
+///
+/// # Safety
+/// `proc_` is NULL or valid; `key` NULL or a C string; `(info, ninfo)` valid; `val` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Get(
+    proc_: *const pmix_proc_t,
+    key: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    val: *mut *mut pmix_value_t,
+) -> pmix_status_t {
+    entry::status("PMIx_Get", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let out = unsafe { ptr::req_mut(val) }?;
+        // SAFETY: per this function's contract.
+        let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
+        let p = p.unwrap_or_else(|| c.me.clone());
+        let k = k.ok_or(Error::BadParam)?;
+        let v = c.get(&p, k.as_bytes(), &i)?;
+        let cv = convert::value_to_c(&v)?;
+        let b = crate::alloc::calloc::<pmix_value_t>(1)?;
+        // SAFETY: fresh allocation of one value.
+        unsafe { b.write(cv) };
+        *out = b;
+        Ok(())
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Get_nb`. The value handed to `cbfunc` is released when it
+/// returns.
+///
+/// # Safety
+/// As for `PMIx_Get`; `cbfunc` is called once with `cbdata`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Get_nb(
+    proc_: *const pmix_proc_t,
+    key: *const c_char,
+    info: *const pmix_info_t,
+    ninfo: usize,
+    cbfunc: pmix_value_cbfunc_t,
+    cbdata: *mut c_void,
+) -> pmix_status_t {
+    entry::status("PMIx_Get_nb", || {
+        let c = lifecycle::client()?;
+        if cbfunc.is_none() {
+            return Err(Error::BadParam);
+        }
+        // SAFETY: per this function's contract.
+        let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
+        let p = p.unwrap_or_else(|| c.me.clone());
+        let k = k.ok_or(Error::BadParam)?;
+        c.get_nb(
+            &p,
+            k.as_bytes(),
+            &i,
+            callback::value("PMIx_Get_nb", cbfunc, cbdata),
+        )
+    })
+}
+
+/// See PMIx Standard v5, `PMIx_Store_internal`: stores a value for `proc_` in this process
+/// only.
+///
+/// # Safety
+/// `proc_` valid; `key` a C string; `val` a valid value.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn PMIx_Store_internal(
+    proc_: *const pmix_proc_t,
+    key: *const c_char,
+    val: *mut pmix_value_t,
+) -> pmix_status_t {
+    entry::status("PMIx_Store_internal", || {
+        let c = lifecycle::client()?;
+        // SAFETY: per this function's contract.
+        let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
+        // SAFETY: per this function's contract.
+        let key = convert::key_from_cstr(unsafe { ptr::cstr(key) }?)?;
+        // SAFETY: per this function's contract.
+        let v = unsafe { convert::value_from_c(ptr::req(val)?) }?;
+        c.store_internal(&p, key, v)
+    })
+}
