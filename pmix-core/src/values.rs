@@ -246,6 +246,20 @@ pub struct Cpuset {
     pub bitmap: Option<PStr>,
 }
 
+/// The hwloc support flags packed after a topology's XML when the topology object cannot
+/// report its own: the bytes of `hwloc_topology_discovery_support` (6 flags),
+/// `hwloc_topology_cpubind_support` (11) and `hwloc_topology_membind_support` (15) of hwloc
+/// 2.4 and later, as the reference emits them for a topology discovered on Linux (measured
+/// with hwloc 2.9 on this machine).
+pub const DEFAULT_TOPO_SUPPORT: [u8; TOPO_SUPPORT_LEN] = [
+    1, 1, 1, 1, 1,
+    1, // discovery: pu numa numa_memory disallowed_pu disallowed_numa cpukind_efficiency
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // cpubind: all eleven
+    0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, // membind: no per-process binding on Linux
+];
+/// Length of the hwloc support flags that follow a topology's XML.
+pub const TOPO_SUPPORT_LEN: usize = 32;
+
 /// A topology object owned by C code (an `hwloc_topology_t`), seen through what the core needs
 /// of it. `pmix-ffi` implements this; the core never dereferences the handle.
 pub trait ForeignTopology: fmt::Debug + Send + Sync {
@@ -256,8 +270,8 @@ pub trait ForeignTopology: fmt::Debug + Send + Sync {
     /// The hwloc support flags packed after the XML (`codec::TOPO_SUPPORT_LEN` bytes: the
     /// discovery, cpubind and membind support structures of hwloc 2.4+, one byte per flag).
     /// The default is what hwloc reports for a topology discovered on Linux.
-    fn support_flags(&self) -> [u8; crate::codec::TOPO_SUPPORT_LEN] {
-        crate::codec::DEFAULT_TOPO_SUPPORT
+    fn support_flags(&self) -> [u8; TOPO_SUPPORT_LEN] {
+        DEFAULT_TOPO_SUPPORT
     }
     /// The description `PMIx_Data_print` shows for the topology, if the implementation
     /// gives one (docs/notes/print.md describes the reference's layout).

@@ -33,8 +33,8 @@ use hwlocality_sys::{
     hwloc_topology_init, hwloc_topology_load, hwloc_topology_refresh, hwloc_topology_set_flags,
     hwloc_topology_set_io_types_filter, hwloc_topology_set_xmlbuffer,
 };
-use pmix_core::codec::TOPO_SUPPORT_LEN;
 use pmix_core::topology::{self as topo, HWLOC, is_hwloc_source};
+use pmix_core::values::TOPO_SUPPORT_LEN;
 use pmix_core::values::{Cpuset, ForeignTopology, Topology, TopologyData};
 use pmix_core::{Error, PStr, Result};
 use pmix_sys::{pmix_cpuset_t, pmix_topology_t};
@@ -350,7 +350,7 @@ impl ForeignTopology for RawTopology {
     }
 
     fn support_flags(&self) -> [u8; TOPO_SUPPORT_LEN] {
-        let mut out = pmix_core::codec::DEFAULT_TOPO_SUPPORT;
+        let mut out = pmix_core::values::DEFAULT_TOPO_SUPPORT;
         // SAFETY: valid topology (type invariant); hwloc returns pointers to support structures
         // that live as long as the topology.
         let s = unsafe { hwloc_topology_get_support(self.as_ptr()) };

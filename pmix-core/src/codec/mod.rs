@@ -84,20 +84,6 @@ pub const PMIX_MODEX: pmix_data_type_t = 29;
 /// The info-array type of old versions; not registered in v41.
 pub const PMIX_INFO_ARRAY: pmix_data_type_t = 44;
 
-/// The hwloc support flags packed after a topology's XML when the topology object cannot
-/// report its own: the bytes of `hwloc_topology_discovery_support` (6 flags),
-/// `hwloc_topology_cpubind_support` (11) and `hwloc_topology_membind_support` (15) of hwloc
-/// 2.4 and later, as the reference emits them for a topology discovered on Linux (measured
-/// with hwloc 2.9 on this machine).
-pub const DEFAULT_TOPO_SUPPORT: [u8; TOPO_SUPPORT_LEN] = [
-    1, 1, 1, 1, 1,
-    1, // discovery: pu numa numa_memory disallowed_pu disallowed_numa cpukind_efficiency
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // cpubind: all eleven
-    0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, // membind: no per-process binding on Linux
-];
-/// Length of the hwloc support flags that follow a topology's XML.
-pub const TOPO_SUPPORT_LEN: usize = 32;
-
 /// Whether the v41 codec handles values of type `ty` (every type with a `Value` variant;
 /// not `PMIX_BUFFER`, `PMIX_MODEX`, `PMIX_INFO_ARRAY` or unassigned numbers).
 pub fn is_codec_type(ty: pmix_data_type_t) -> bool {

@@ -422,7 +422,7 @@ impl Encoder {
                 let (xml, support) = match &t.data {
                     TopologyData::None => (None, None),
                     TopologyData::Foreign(f) => (Some(f.export_xml()?), Some(f.support_flags())),
-                    TopologyData::Xml(x) => (Some(x.clone()), Some(super::DEFAULT_TOPO_SUPPORT)),
+                    TopologyData::Xml(x) => (Some(x.clone()), Some(DEFAULT_TOPO_SUPPORT)),
                 };
                 match xml {
                     Some(mut x) => {

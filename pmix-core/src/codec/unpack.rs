@@ -6,9 +6,7 @@
 
 use pmix_sys::*;
 
-use super::{
-    BufferType, MAX_DEPTH, MAX_KEY_LEN, MAX_NSPACE_LEN, TOPO_SUPPORT_LEN, flex, is_codec_type, text,
-};
+use super::{BufferType, MAX_DEPTH, MAX_KEY_LEN, MAX_NSPACE_LEN, flex, is_codec_type, text};
 use crate::values::*;
 use crate::{Error, Result};
 
