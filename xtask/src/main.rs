@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod abi;
+mod layers;
 
 use cbindgen::{Builder, Config, DocumentationStyle, ItemType, Language, SortKey, Style};
 
@@ -706,9 +707,38 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("layers") => layers_command(&root, args.iter().any(|a| a == "--check")),
         _ => {
-            eprintln!("usage: cargo run -p xtask -- headers [--check] | matrix [--check]");
+            eprintln!(
+                "usage: cargo run -p xtask -- headers [--check] | matrix [--check] | layers [--check]"
+            );
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `layers`: the rooms of each crate with rules, on the floors their imports put them, and
+/// what each imports; `layers --check`: every breach of the rule of `docs/architecture.md`.
+fn layers_command(root: &Path, check: bool) -> ExitCode {
+    let res = if check {
+        layers::check(root).map(|b| {
+            for x in &b {
+                eprintln!("xtask: {x}");
+            }
+            b.is_empty()
+        })
+    } else {
+        layers::describe(root).map(|d| {
+            print!("{d}");
+            true
+        })
+    };
+    match res {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
         }
     }
 }
