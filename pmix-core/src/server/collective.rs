@@ -2,8 +2,7 @@
 //! participants are counted here; the host runs the collective across servers; a
 //! participant that dies fails it at once.
 
-use std::collections::BTreeSet;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
