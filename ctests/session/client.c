@@ -1060,6 +1060,105 @@ static int scenario_group(void)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * invite: a group made by invitation. Rank 0 invites every rank (PMIx_Group_invite); the others
+ * learn of it by the PMIX_GROUP_INVITED event and accept (PMIx_Group_join); each prints the
+ * membership it got (when its library returns one); after a barrier every member destructs
+ * the group.
+ * ------------------------------------------------------------------------------------------ */
+
+static pthread_mutex_t inv_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t inv_cond = PTHREAD_COND_INITIALIZER;
+static bool inv_seen;
+static pmix_proc_t inv_leader;
+
+static void invited_handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                            pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                            pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id, (void)status, (void)results, (void)nresults;
+    pthread_mutex_lock(&inv_lock);
+    if (!inv_seen) {
+        inv_seen = true;
+        PMIX_LOAD_PROCID(&inv_leader, source->nspace, source->rank);
+        for (size_t n = 0; n < ninfo; n++) {
+            if (PMIX_CHECK_KEY(&info[n], PMIX_GROUP_LEADER) && info[n].value.type == PMIX_PROC) {
+                inv_leader = *info[n].value.data.proc;
+            }
+        }
+        pthread_cond_signal(&inv_cond);
+    }
+    pthread_mutex_unlock(&inv_lock);
+    if (cbfunc != NULL) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* "" when the results name no membership (OpenPMIx 4.2.2 returns none) or the whole job;
+ * what is wrong otherwise. */
+static const char *membership_check(pmix_info_t *results, size_t nresults)
+{
+    for (size_t n = 0; n < nresults; n++) {
+        if (!PMIX_CHECK_KEY(&results[n], PMIX_GROUP_MEMBERSHIP)) {
+            continue;
+        }
+        if (results[n].value.type != PMIX_DATA_ARRAY || results[n].value.data.darray == NULL
+            || results[n].value.data.darray->type != PMIX_PROC) {
+            return ", membership of the wrong type";
+        }
+        return results[n].value.data.darray->size == job_size ? "" : ", membership of the wrong size";
+    }
+    return "";
+}
+
+static int scenario_invite(void)
+{
+    pmix_status_t code = PMIX_GROUP_INVITED, rc;
+    pmix_info_t timeout, *results = NULL;
+    size_t nresults = 0;
+    int secs = 20;
+
+    init();
+    PMIx_Register_event_handler(&code, 1, NULL, 0, invited_handler, NULL, NULL);
+    /* every invitee listens before the leader invites */
+    fence(false);
+    PMIX_INFO_LOAD(&timeout, PMIX_TIMEOUT, &secs, PMIX_INT);
+    if (me.rank == 0) {
+        pmix_proc_t *procs = calloc(job_size, sizeof(pmix_proc_t));
+        for (pmix_rank_t r = 0; r < job_size; r++) {
+            PMIX_LOAD_PROCID(&procs[r], me.nspace, r);
+        }
+        rc = PMIx_Group_invite("ctest-inv", procs, job_size, &timeout, 1, &results, &nresults);
+        printf("%u: group invite: %s%s\n", me.rank, st(rc), membership_check(results, nresults));
+        free(procs);
+    } else {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += secs;
+        pthread_mutex_lock(&inv_lock);
+        while (!inv_seen && pthread_cond_timedwait(&inv_cond, &inv_lock, &until) == 0) {
+        }
+        bool seen = inv_seen;
+        pthread_mutex_unlock(&inv_lock);
+        if (!seen) {
+            printf("%u: group join: no invitation\n", me.rank);
+        } else {
+            rc = PMIx_Group_join("ctest-inv", &inv_leader, PMIX_GROUP_ACCEPT, &timeout, 1, &results,
+                                 &nresults);
+            printf("%u: group join: %s from rank %u%s\n", me.rank, st(rc), inv_leader.rank,
+                   membership_check(results, nresults));
+        }
+    }
+    if (results != NULL) {
+        PMIX_INFO_FREE(results, nresults);
+    }
+    PMIX_INFO_DESTRUCT(&timeout);
+    fence(false);
+    rc = PMIx_Group_destruct("ctest-inv", NULL, 0);
+    printf("%u: group destruct: %s\n", me.rank, st(rc));
+    return finish();
+}
+
+/* ---------------------------------------------------------------------------------------------
  * resolve: PMIx_Resolve_peers and PMIx_Resolve_nodes (an OpenPMIx 5.0 client asks its server,
  * commands 37 and 38; a 4.2 client and ours answer from the job data)
  * ------------------------------------------------------------------------------------------ */
@@ -1604,7 +1703,7 @@ int main(int argc, char **argv)
         {"pubsub", scenario_pubsub}, {"spawn", scenario_spawn},     {"child", scenario_child},
         {"connect", scenario_connect}, {"events", scenario_events}, {"query", scenario_query},
         {"log", scenario_log},       {"jobctl", scenario_jobctl},   {"sleeper", scenario_sleeper},
-        {"group", scenario_group},   {"fabric", scenario_fabric}, {"fabric_plane", scenario_fabric_plane},
+        {"group", scenario_group},   {"invite", scenario_invite},   {"fabric", scenario_fabric}, {"fabric_plane", scenario_fabric_plane},
         {"threads", scenario_threads}, {"resolve", scenario_resolve},
         {"refresh", scenario_refresh},
         {"abort", scenario_abort},

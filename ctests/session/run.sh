@@ -44,7 +44,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${HOST_VALGRIND:=0}"
 : "${RUN_REF_SKIP:=0}"
 
-SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group fabric fabric_plane
+SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group invite fabric fabric_plane
            threads resolve refresh abort
            abort_in_fence)
 REF_SKIP=(fabric_plane abort_in_fence refresh)

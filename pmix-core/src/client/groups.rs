@@ -93,14 +93,17 @@ impl Client {
         })
     }
 
-    /// Registers a temporary handler for `codes` whose events carry `PMIX_GROUP_ID = grp`;
-    /// they arrive on the returned channel. It goes first in its chain and always passes the
-    /// event on, so the application's own handlers for these codes still see it, even one
-    /// that never calls back. The caller drops it with [`Self::drop_group_events`].
+    /// Registers a temporary handler for `codes` whose events carry `PMIX_GROUP_ID = grp`
+    /// (with `anonymous`, also those that carry no group id: OpenPMIx 4.2's
+    /// `PMIx_Group_join` answers the leader with none); they arrive on the returned channel.
+    /// It goes first in its chain and always passes the event on, so the application's own
+    /// handlers for these codes still see it, even one that never calls back. The caller
+    /// drops it with [`Self::drop_group_events`].
     pub(super) fn group_events(
         &self,
         codes: &[pmix_status_t],
         grp: &[u8],
+        anonymous: bool,
     ) -> Result<(usize, crossbeam_channel::Receiver<Event>)> {
         let (tx, rx) = crossbeam_channel::unbounded();
         let want = grp.to_vec();
@@ -111,9 +114,11 @@ impl Client {
                 Value::Bool(true),
             )],
             Arc::new(move |_, ev: &Event, _, next: crate::events::Next| {
-                let ours = ev.info.iter().any(|i| {
-                    i.is(PMIX_GROUP_ID) && i.value.as_str().is_some_and(|g| g.as_bytes() == want)
-                });
+                let id = ev.info.iter().find(|i| i.is(PMIX_GROUP_ID));
+                let ours = match id {
+                    Some(i) => i.value.as_str().is_some_and(|g| g.as_bytes() == want),
+                    None => anonymous,
+                };
                 if ours {
                     let _ = tx.send(ev.clone());
                 }
@@ -146,7 +151,9 @@ impl Client {
             return Err(Error::WouldBlock);
         }
         let codes = [PMIX_GROUP_INVITE_ACCEPTED, PMIX_GROUP_INVITE_DECLINED];
-        let (hid, rx) = self.group_events(&codes, grp)?;
+        // Only invitees still pending are counted, so an answer without a group id (4.2's)
+        // is taken from them alone.
+        let (hid, rx) = self.group_events(&codes, grp, true)?;
         let gid = Info::new(
             PMIX_GROUP_ID.to_bytes(),
             Value::String(Some(PStr::from(grp))),
@@ -189,6 +196,8 @@ impl Client {
                     membership.clone(),
                 ],
             )?;
+            // Kept, as for a constructed group: a 5.0 server's destruct names the members.
+            self.groups.lock().insert(grp.to_vec(), members);
             Ok(vec![membership])
         })();
         self.drop_group_events(hid, &codes);
@@ -209,7 +218,7 @@ impl Client {
             return Err(Error::WouldBlock);
         }
         let codes = [PMIX_GROUP_CONSTRUCT_COMPLETE];
-        let (hid, rx) = self.group_events(&codes, grp)?;
+        let (hid, rx) = self.group_events(&codes, grp, false)?;
         let gid = Info::new(
             PMIX_GROUP_ID.to_bytes(),
             Value::String(Some(PStr::from(grp))),
@@ -234,7 +243,11 @@ impl Client {
                     break ev;
                 }
             };
-            Ok(vec![Self::membership_of(&ev.info)])
+            let membership = Self::membership_of(&ev.info);
+            self.groups
+                .lock()
+                .insert(grp.to_vec(), membership.value.procs());
+            Ok(vec![membership])
         })();
         self.drop_group_events(hid, &codes);
         result
