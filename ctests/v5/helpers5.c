@@ -373,7 +373,8 @@ static void strings_sizes_lists(void)
 {
     const char *names[] = {"PMIX_SUCCESS", "pmix_err_not_found", "PMIX_ERR_UNREACH", "PMIX_ERROR",
                            "PMIX_ERR_JOB_TERMINATED", "PMIX_EVENT_JOB_END", "PMIX_ERR_DEBUGGER_RELEASE",
-                           "PMIX_DEBUGGER_RELEASE", "PMIX_EVENT_ACTION_COMPLETE", "NOT-FOUND", "", NULL};
+                           "PMIX_DEBUGGER_RELEASE", "PMIX_EVENT_ACTION_COMPLETE", "", NULL};
+    /* 4.2's texts ("NOT-FOUND"), which ours takes and 5.0.11 does not: tests/tests/abi5.rs */
     for (int i = 0; NULL != names[i]; i++) {
         printf("error_code %s: %d\n", names[i], PMIx_Error_code(names[i]));
     }

@@ -40,6 +40,20 @@ pub const VERSION: &CStr = match CStr::from_bytes_with_nul(
     Err(_) => panic!("version string"),
 };
 
+/// The status whose [`error_string`] text is `text` (any case): the inverse of
+/// `PMIx_Error_string` for every code that has a text, so that a status printed in OpenPMIx
+/// 4.2's words reads back. `PMIx_Error_code` takes these texts besides the constant names
+/// (`docs/notes/abi-5.0.md`, "PMIx_Error_string"); `None` for any other text.
+pub fn error_code_of_text(text: &[u8]) -> Option<pmix_status_t> {
+    crate::status_names::STATUS_NAMES
+        .iter()
+        .map(|&(_, code)| code)
+        .find(|&code| {
+            let t = error_string(code).to_bytes();
+            t != b"ERROR STRING NOT FOUND" && t.eq_ignore_ascii_case(text)
+        })
+}
+
 /// `PMIx_Error_string`: the name of a status code, "ERROR STRING NOT FOUND" for codes without
 /// one (including most that the headers define only for later versions).
 #[doc(alias = "PMIx_Error_string")]
@@ -1564,6 +1578,30 @@ fn net_stats(p: &[u8], s: &NetStats) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_error_text_reads_back() {
+        let mut with_text = 0;
+        for &(_, code) in crate::status_names::STATUS_NAMES {
+            let t = error_string(code).to_bytes();
+            if t == b"ERROR STRING NOT FOUND" {
+                assert_eq!(error_code_of_text(t), None);
+                continue;
+            }
+            with_text += 1;
+            assert_eq!(
+                error_code_of_text(t),
+                Some(code),
+                "{}",
+                String::from_utf8_lossy(t)
+            );
+            assert_eq!(error_code_of_text(&t.to_ascii_lowercase()), Some(code));
+        }
+        assert!(with_text > 100, "{with_text}");
+        assert_eq!(error_code_of_text(b"NOT-FOUND"), Some(PMIX_ERR_NOT_FOUND));
+        assert_eq!(error_code_of_text(b"no such status"), None);
+        assert_eq!(error_code_of_text(b""), None);
+    }
 
     #[test]
     fn ctime_in_utc() {

@@ -200,3 +200,41 @@ fn tool_set_server_module_is_refused_visibly() {
         assert_eq!(set(std::ptr::null_mut()), PMIX_ERR_BAD_PARAM);
     }
 }
+
+/// `PMIx_Error_string` keeps OpenPMIx 4.2's words ("NOT-FOUND", as every 4.2 consumer
+/// prints them) where 5.0.11 gives the constant's name ("PMIX_ERR_NOT_FOUND"); so that a
+/// 5.0 program's `PMIx_Error_code(PMIx_Error_string(rc))` still gives `rc`, our
+/// `PMIx_Error_code` takes both: 5.0.11's names with 5.0.11's answers, and our own texts,
+/// which 5.0.11 does not take (docs/notes/abi-5.0.md).
+#[test]
+fn error_code_reads_back_both_generations_texts() {
+    type Str = unsafe extern "C" fn(pmix_status_t) -> *const c_char;
+    type Code = unsafe extern "C" fn(*const c_char) -> pmix_status_t;
+    let (o, r5) = (ours(), pmix_abi_tests::reference5_uninitialized());
+    let (ostr, ocode): (Str, Code) = (f(o, "PMIx_Error_string"), f(o, "PMIx_Error_code"));
+    let (rstr, rcode): (Str, Code) = (f(r5, "PMIx_Error_string"), f(r5, "PMIx_Error_code"));
+    let not_found = c"ERROR STRING NOT FOUND";
+    let (mut ours_texts, mut names) = (0, 0);
+    for code in (-1500..=0).chain(-4100..=-2900) {
+        // SAFETY: both return static C strings for any code.
+        let (t_ours, t_ref5) = unsafe { (CStr::from_ptr(ostr(code)), CStr::from_ptr(rstr(code))) };
+        if t_ours != not_found {
+            ours_texts += 1;
+            // SAFETY: a C string.
+            assert_eq!(unsafe { ocode(t_ours.as_ptr()) }, code, "ours: {t_ours:?}");
+        }
+        if t_ref5 != not_found {
+            names += 1;
+            // SAFETY: as above.
+            let (a, b) = unsafe { (ocode(t_ref5.as_ptr()), rcode(t_ref5.as_ptr())) };
+            assert_eq!(a, b, "{t_ref5:?}: ours {a}, 5.0.11 {b}");
+        }
+    }
+    assert!(ours_texts > 100 && names > 100, "{ours_texts} {names}");
+    // SAFETY: C strings.
+    unsafe {
+        assert_eq!(ocode(c"NOT-FOUND".as_ptr()), PMIX_ERR_NOT_FOUND);
+        assert_eq!(rcode(c"NOT-FOUND".as_ptr()), i32::MIN);
+        assert_eq!(ocode(c"no such status".as_ptr()), i32::MIN);
+    }
+}

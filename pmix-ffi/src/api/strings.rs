@@ -668,7 +668,9 @@ pub unsafe extern "C" fn PMIx_Data_print(
 }
 
 /// The code of a status or event named `errname` ("PMIX_ERR_NOT_FOUND", in any case): the
-/// reverse of OpenPMIx 5.0's `PMIx_Error_string`, which names codes by their constants.
+/// reverse of OpenPMIx 5.0's `PMIx_Error_string`, which names codes by their constants. Also
+/// the text our `PMIx_Error_string` gives (OpenPMIx 4.2's words, "NOT-FOUND"), which 5.0.11
+/// does not take: every status this library prints reads back.
 ///
 /// See OpenPMIx 5.0's `PMIx_Error_code`.
 ///
@@ -684,7 +686,12 @@ pub unsafe extern "C" fn PMIx_Error_code(errname: *const c_char) -> pmix_status_
         let Some(name) = (unsafe { ptr::opt_pstr(errname) }) else {
             return i32::MIN;
         };
-        pmix_core::status_names::error_code(name.as_bytes()).unwrap_or(i32::MIN)
+        let name = name.as_bytes();
+        // The constant's name, as 5.0.11 takes it; or the text our PMIx_Error_string gives
+        // (OpenPMIx 4.2's), so that every status we print reads back.
+        pmix_core::status_names::error_code(name)
+            .or_else(|| pmix_core::print::error_code_of_text(name))
+            .unwrap_or(i32::MIN)
     })
 }
 
