@@ -252,12 +252,8 @@ impl Shared {
         let targets = u.procs()?;
         let dirs = requester_info(peer, u.infos()?);
         let data = if u.at_end() { None } else { Some(u.bytes()?) };
-        if !self.host.provides(Upcall::PushStdin) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res: Result<()>| {
-            Self::reply_status(r, id, tag, mode, status_of(&res));
-        });
+        self.require(Upcall::PushStdin)?;
+        let done = self.status_done(id, tag, mode);
         self.host
             .push_stdin(me, &targets, &dirs, data.as_deref(), done);
         Ok(())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pmix_sys::*;
 
-use super::{Peer, Shared, requester_info, status_of};
+use super::{Peer, Shared, requester_info};
 use crate::host::Upcall;
 use crate::net::local_hostname;
 use crate::progress::{ConnId, Reactor};
@@ -70,12 +70,8 @@ impl Shared {
         let status = u.status()?;
         let msg = u.string()?;
         let procs = u.procs()?;
-        if !self.host.provides(Upcall::Abort) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res: Result<()>| {
-            Self::reply_status(r, id, tag, mode, status_of(&res));
-        });
+        self.require(Upcall::Abort)?;
+        let done = self.status_done(id, tag, mode);
         self.host
             .abort(me, status, msg.as_ref().map(PStr::as_bytes), &procs, done);
         Ok(())
@@ -94,9 +90,7 @@ impl Shared {
         let me = &peer.proc;
         let info = requester_info(peer, u.infos()?);
         let apps = u.apps()?;
-        if !self.host.provides(Upcall::Spawn) {
-            return Err(Error::NotSupported);
-        }
+        self.require(Upcall::Spawn)?;
         let done = self.later(move |s: &Arc<Shared>, r, res: Result<Vec<u8>>| {
             let mut p = Pack::new(mode);
             match res {
@@ -130,10 +124,8 @@ impl Shared {
         let mode = peer.mode;
         let me = &peer.proc;
         let queries = u.queries()?;
-        if !self.host.provides(Upcall::Query) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.require(Upcall::Query)?;
+        let done = self.infos_done(id, tag, mode);
         self.host.query(me, &queries, done);
         Ok(())
     }
@@ -152,12 +144,8 @@ impl Shared {
         let _time = u.one(PMIX_TIME)?;
         let data = u.infos()?;
         let dirs = requester_info(peer, if u.at_end() { Vec::new() } else { u.infos()? });
-        if !self.host.provides(Upcall::Log) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res: Result<()>| {
-            Self::reply_status(r, id, tag, mode, status_of(&res));
-        });
+        self.require(Upcall::Log)?;
+        let done = self.status_done(id, tag, mode);
         self.host.log(me, &data, &dirs, done);
         Ok(())
     }
@@ -178,10 +166,8 @@ impl Shared {
             _ => return Err(Error::UnpackFailure),
         };
         let info = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::Allocate) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.require(Upcall::Allocate)?;
+        let done = self.infos_done(id, tag, mode);
         self.host.allocate(me, directive, &info, done);
         Ok(())
     }
@@ -209,11 +195,9 @@ impl Shared {
                 return Ok(());
             }
         }
-        if !self.host.provides(Upcall::JobControl) {
-            return Err(Error::NotSupported);
-        }
+        self.require(Upcall::JobControl)?;
         let dirs = requester_info(peer, dirs);
-        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        let done = self.infos_done(id, tag, mode);
         self.host.job_control(me, &targets, &dirs, done);
         Ok(())
     }
@@ -235,10 +219,8 @@ impl Shared {
         };
         let error = u.status()?;
         let dirs = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::Monitor) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        self.require(Upcall::Monitor)?;
+        let done = self.infos_done(id, tag, mode);
         self.host.monitor(me, &monitor, error, &dirs, done);
         Ok(())
     }
@@ -255,9 +237,7 @@ impl Shared {
         let mode = peer.mode;
         let me = &peer.proc;
         let dirs = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::GetCredential) {
-            return Err(Error::NotSupported);
-        }
+        self.require(Upcall::GetCredential)?;
         let done = self.later(move |_, r, res: Result<crate::host::Credential>| {
             let mut p = Pack::new(mode);
             match res {
@@ -283,9 +263,7 @@ impl Shared {
         let me = &peer.proc;
         let cred = u.bytes()?;
         let dirs = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::ValidateCredential) {
-            return Err(Error::NotSupported);
-        }
+        self.require(Upcall::ValidateCredential)?;
         let done = self.later(move |_, r, res: Result<crate::host::Validation>| {
             Self::reply_infos(r, id, tag, mode, res.map(|v| v.info));
         });
@@ -318,7 +296,7 @@ impl Shared {
             (PMIX_FABRIC_UPDATE_INFO, vec![index])
         };
         let dirs = requester_info(peer, dirs);
-        let done = self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res));
+        let done = self.infos_done(id, tag, mode);
         self.host.fabric(me, op, &dirs, done);
         Ok(())
     }

@@ -32,7 +32,7 @@ use pmix_sys::*;
 use crate::codec::BufferType;
 use crate::datastore::{JobRecord, ModexStore};
 use crate::events::Registry;
-use crate::host::Host;
+use crate::host::{Host, Upcall};
 use crate::net::Listener;
 use crate::net::local_hostname;
 use crate::progress::{ConnId, Message, Progress, Reactor, TimerId};
@@ -400,6 +400,28 @@ impl Shared {
             let me2 = me.clone();
             let _ = me.progress.post(move |r| f(&me2, r, res));
         })
+    }
+
+    /// `Err(NotSupported)` unless the host provides `upcall`: a request it cannot serve is
+    /// answered so, before anything is asked of it.
+    fn require(&self, upcall: Upcall) -> Result<()> {
+        if self.host.provides(upcall) {
+            Ok(())
+        } else {
+            Err(Error::NotSupported)
+        }
+    }
+
+    /// The host's `Done` for a request answered by a status alone (request `tag` of `id`).
+    fn status_done(&self, id: ConnId, tag: u32, mode: BufferType) -> crate::host::Done<()> {
+        self.later(move |_, r, res: Result<()>| {
+            Self::reply_status(r, id, tag, mode, status_of(&res));
+        })
+    }
+
+    /// The host's `Done` for a request answered by a status and infos.
+    fn infos_done(&self, id: ConnId, tag: u32, mode: BufferType) -> crate::host::Done<Vec<Info>> {
+        self.later(move |_, r, res| Self::reply_infos(r, id, tag, mode, res))
     }
 
     fn dispatch(&self, r: &mut Reactor, id: ConnId, msg: Message<'_>) {

@@ -3,12 +3,12 @@
 
 use pmix_sys::*;
 
-use super::{Peer, Shared, requester_info, status_of};
+use super::{Peer, Shared, requester_info};
+use crate::Result;
 use crate::host::Upcall;
 use crate::progress::{ConnId, Reactor};
 use crate::values::Pdata;
 use crate::wire::msg::{Pack, Unpack};
-use crate::{Error, Result};
 
 impl Shared {
     /// The command PUBLISHNB: `PMIx_Publish`.
@@ -25,12 +25,8 @@ impl Shared {
         // The uid the request states is not used: the verified one is.
         let _claimed_uid = u.u32()?;
         let info = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::Publish) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res: Result<()>| {
-            Self::reply_status(r, id, tag, mode, status_of(&res));
-        });
+        self.require(Upcall::Publish)?;
+        let done = self.status_done(id, tag, mode);
         self.host.publish(me, &info, done);
         Ok(())
     }
@@ -50,9 +46,7 @@ impl Shared {
         let n = u.size()?;
         let keys = u.strings(n)?;
         let info = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::Lookup) {
-            return Err(Error::NotSupported);
-        }
+        self.require(Upcall::Lookup)?;
         let done = self.later(move |_, r, res: Result<Vec<Pdata>>| {
             let mut p = Pack::new(mode);
             match res {
@@ -80,12 +74,8 @@ impl Shared {
         let n = u.size()?;
         let keys = u.strings(n)?;
         let info = requester_info(peer, u.infos()?);
-        if !self.host.provides(Upcall::Unpublish) {
-            return Err(Error::NotSupported);
-        }
-        let done = self.later(move |_, r, res: Result<()>| {
-            Self::reply_status(r, id, tag, mode, status_of(&res));
-        });
+        self.require(Upcall::Unpublish)?;
+        let done = self.status_done(id, tag, mode);
         self.host.unpublish(me, &keys, &info, done);
         Ok(())
     }
