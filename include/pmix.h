@@ -1524,7 +1524,9 @@ pmix_status_t PMIx_Data_print(char **output,
 
 /*
  The code of a status or event named `errname` ("PMIX_ERR_NOT_FOUND", in any case): the
- reverse of OpenPMIx 5.0's `PMIx_Error_string`, which names codes by their constants.
+ reverse of OpenPMIx 5.0's `PMIx_Error_string`, which names codes by their constants. Also
+ the text our `PMIx_Error_string` gives (OpenPMIx 4.2's words, "NOT-FOUND"), which 5.0.11
+ does not take: every status this library prints reads back.
 
  See OpenPMIx 5.0's `PMIx_Error_code`.
 
