@@ -237,7 +237,7 @@ fn first_segments(code: &str, prefix: &str) -> Vec<String> {
 }
 
 /// The `.rs` files under `dir`, sorted.
-fn rust_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn rust_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -97,28 +97,13 @@ fn in_deprecated(name: &str, file: &Path) -> bool {
 /// define no exports, and cbindgen follows `mod` items, so a `mod.rs` would bring its files
 /// in twice.
 fn api_files(root: &Path) -> Result<Vec<PathBuf>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for p in entries.filter_map(|e| e.ok().map(|e| e.path())) {
-            if p.is_dir() {
-                walk(&p, out)?;
-            } else if p.extension().is_some_and(|x| x == "rs")
-                && p.file_name().is_some_and(|n| n != "mod.rs")
-            {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
     let api = root.join(API_DIR);
-    let mut files = Vec::new();
-    walk(&api, &mut files)?;
-    let mut files: Vec<PathBuf> = files
+    // Sorted by full path, so also by the path below `api`.
+    Ok(layers::rust_files(&api)?
         .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "mod.rs"))
         .map(|p| p.strip_prefix(&api).unwrap().to_path_buf())
-        .collect();
-    files.sort();
-    Ok(files)
+        .collect())
 }
 
 /// Struct tag names of the reference (`typedef struct TAG {...} NAME;`); structs not listed
