@@ -10,7 +10,7 @@ use pmix_core::values::Info;
 use pmix_core::{App, Error};
 use pmix_sys::*;
 
-use crate::job::AppSpec;
+use crate::job::{AppSpec, find};
 use crate::sys;
 
 /// Why a program cannot be started.
@@ -132,22 +132,17 @@ pub fn apps_of_request(
     if apps.is_empty() {
         return Err(Error::BadParam);
     }
-    let job_wdir = job_info
-        .iter()
-        .find(|i| i.key.as_bytes() == PMIX_WDIR.to_bytes())
-        .and_then(|i| i.value.as_str().cloned());
+    let job_wdir = find(job_info, PMIX_WDIR).and_then(|v| v.as_str().cloned());
     let mut out = Vec::new();
     for a in apps {
         let cmd = a.cmd.clone().ok_or(Error::BadParam)?;
         if a.maxprocs < 1 {
             return Err(Error::BadParam);
         }
-        let wdir = a.cwd.clone().or_else(|| {
-            a.info
-                .iter()
-                .find(|i| i.key.as_bytes() == PMIX_WDIR.to_bytes())
-                .and_then(|i| i.value.as_str().cloned())
-        });
+        let wdir = a
+            .cwd
+            .clone()
+            .or_else(|| find(&a.info, PMIX_WDIR).and_then(|v| v.as_str().cloned()));
         let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
         let cwd = wdir
             .or_else(|| job_wdir.clone())
