@@ -431,6 +431,24 @@ fn a_dead_rank_deregistered_by_the_host_still_fails_the_jobs_fence() {
     assert!(t0.elapsed() < Duration::from_secs(2));
 }
 
+/// The host may reap and deregister a killed rank before the progress thread has seen its
+/// connection close; a survivor's fence in between must not take the rank as one that
+/// finalized and complete without it (ctests/twonode "die", about 1 run in 40 under load).
+#[test]
+fn a_rank_deregistered_before_its_connection_closes_still_fails_the_fence() {
+    let (s, envs) = job(2);
+    let a = Client::connect(Some(envs[0].clone())).expect("connect");
+    let b = Client::connect(Some(envs[1].clone())).expect("connect");
+    // Rank 0's connection is still open (its close not yet seen) when the host deregisters it.
+    s.deregister_client(&Proc::new("ns", 0));
+    let t1 = [Info::new(key(PMIX_TIMEOUT), Value::Int(5))];
+    let t0 = Instant::now();
+    let r = b.fence(&[], &t1);
+    assert_eq!(r.unwrap_err().status(), PMIX_ERR_PARTIAL_SUCCESS);
+    assert!(t0.elapsed() < Duration::from_secs(2));
+    drop(a);
+}
+
 /// A get of a key a local peer has not committed waits for the commit that brings it, even
 /// when the peer committed other keys before (as the reference's server does), and is
 /// answered NOT_FOUND once the peer has finalized without it.

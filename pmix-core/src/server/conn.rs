@@ -106,11 +106,23 @@ impl Shared {
     }
 
     /// `PMIx_server_deregister_client`.
+    ///
+    /// A client still connected and not finalized is gone without finalizing (the host
+    /// deregisters what it reaped): it is dead from now on, not only once the progress
+    /// thread has seen its connection close. Otherwise a collective entered in between
+    /// would leave it out as ended and complete without it.
     pub fn deregister_client(&self, proc: &Proc) {
         let mut st = self.state.lock();
         st.clients.remove(proc);
         if st.jobs.contains_key(&proc.nspace) {
             st.ended.insert(proc.clone());
+            let unfinished = st
+                .peers
+                .values()
+                .any(|p| &p.proc == proc && !p.finalized && !p.kind.is_tool());
+            if unfinished {
+                st.dead.insert(proc.clone());
+            }
         }
     }
 
