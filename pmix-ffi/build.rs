@@ -11,6 +11,10 @@
 //! functions.
 fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libpmix.so.2");
+    // pmix-internals' C-variadic functions are C, which rustc's export list does not name.
+    let map = concat!(env!("CARGO_MANIFEST_DIR"), "/internals.map");
+    println!("cargo:rerun-if-changed={map}");
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={map}");
     println!("cargo:rerun-if-env-changed=PMIX_TEXT_ORDER");
     let order = std::env::var_os("PMIX_TEXT_ORDER").filter(|v| !v.is_empty());
     if order.is_some() && !linker_is_rust_lld() {

@@ -17,6 +17,9 @@
 //! with the matching `PMIX_*_FREE`/`_DESTRUCT` macro or `free()`.
 #![allow(non_snake_case)]
 
+// OpenPMIx's internal layer (PRRTE imports it): linked only so that its symbols are exported.
+use pmix_internals as _;
+
 mod alloc;
 pub mod api;
 mod callback;

@@ -1,0 +1,39 @@
+//! POSIX, path, file-descriptor, argv and string helpers (`pmix_os_*`, `pmix_path_*`, `pmix_fd_*`, `pmix_argv_*`, ...).
+//!
+//! Not written yet: every function below aborts with its name (issue 16).
+
+crate::not_yet!(
+    pmix_argv_append,
+    pmix_argv_copy_strip,
+    pmix_argv_insert_element,
+    pmix_argv_join_range,
+    pmix_basename,
+    pmix_dirname,
+    pmix_os_dirpath_create,
+    pmix_os_dirpath_destroy,
+    pmix_path_findv,
+    pmix_find_absolute_path,
+    pmix_path_is_absolute,
+    pmix_path_nfs,
+    pmix_getcwd,
+    pmix_home_directory,
+    pmix_tmp_directory,
+    pmix_environ_merge,
+    pmix_unsetenv,
+    pmix_string_copy,
+    pmix_getline,
+    pmix_fd_read,
+    pmix_fd_write,
+    pmix_fd_set_cloexec,
+    pmix_fd_is_regular,
+    pmix_fd_is_chardev,
+    pmix_fd_is_blkdev,
+    pmix_fd_get_peer_name,
+    pmix_close_open_file_descriptors,
+    pmix_openpty,
+    pmix_util_check_context_app,
+    pmix_util_check_context_cwd,
+    pmix_util_parse_range_options,
+    pmix_util_print_name_args,
+    pmix_util_print_rank
+);
