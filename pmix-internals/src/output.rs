@@ -11,6 +11,10 @@ pub static mut pmix_output_info: [u8; 4608] = [0; 4608];
 pub static mut pmix_output_stream_t_class: [u8; 64] = [0; 64];
 
 crate::not_yet!(
+    pmix_output,
+    pmix_show_help,
+    pmix_show_help_string,
+    pmix_os_path,
     pmix_output_init,
     pmix_output_open,
     pmix_output_close,
