@@ -69,6 +69,8 @@ install: lib
 	ln -sf libpmix.so.2 $(DESTDIR)$(PREFIX)/lib/libpmix.so
 	install -m 644 $(LIBDIR)/libpmix.a $(DESTDIR)$(PREFIX)/lib/libpmix.a
 	for h in $(HEADERS); do install -m 644 include/$$h $(DESTDIR)$(PREFIX)/include/$$h; done
+	install -d $(DESTDIR)$(PREFIX)/share/pmix
+	for f in pmix-internals/share/*.txt; do [ -e "$$f" ] || continue; install -m 644 $$f $(DESTDIR)$(PREFIX)/share/pmix/; done
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' pkgconfig/pmix.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pmix.pc
 
 # A private install used by the tests.
