@@ -236,6 +236,13 @@ mod tests {
     }
 
     #[test]
+    fn classes_are_named_after_their_c_type() {
+        // SAFETY: reading the name of an exported class.
+        let name = unsafe { core::ffi::CStr::from_ptr(pmix_list_t_class.cls_name) };
+        assert_eq!(name.to_str(), Ok("pmix_list_t"));
+    }
+
+    #[test]
     fn new_list_links_its_sentinel_and_items_come_back_in_order() {
         // SAFETY: objects made and released here.
         unsafe {

@@ -77,20 +77,31 @@ impl Object {
 }
 
 /// Declares an exported class descriptor (`PMIX_CLASS_INSTANCE`): `class!(NAME, TYPE,
-/// PARENT, ctor, dtor)` defines `static mut NAME: Class`, its size that of `TYPE`.
+/// PARENT, ctor, dtor)` defines `static mut NAME: Class`, its size that of `TYPE`. `NAME` is
+/// the C type's name with `_class` appended (`pmix_list_t_class`); the class's name is the
+/// C type's (`"pmix_list_t"`), as OpenPMIx's.
 #[macro_export]
 macro_rules! class {
     ($name:ident, $ty:ty, $parent:expr, $ctor:expr, $dtor:expr) => {
         #[unsafe(no_mangle)]
         pub static mut $name: $crate::object::Class = $crate::object::Class {
             cls_name: {
-                const N: &core::ffi::CStr = match core::ffi::CStr::from_bytes_with_nul(
-                    concat!(stringify!($name), "\0").as_bytes(),
-                ) {
-                    Ok(c) => c,
-                    Err(_) => panic!("class name"),
+                const FULL: &[u8] = stringify!($name).as_bytes();
+                const LEN: usize = FULL.len() - 6;
+                const _: () = assert!(
+                    FULL.len() > 6 && FULL[LEN] == b'_' && FULL[LEN + 1] == b'c',
+                    "a class's name ends in _class"
+                );
+                static NAME: [u8; LEN + 1] = {
+                    let mut b = [0u8; LEN + 1];
+                    let mut i = 0;
+                    while i < LEN {
+                        b[i] = FULL[i];
+                        i += 1;
+                    }
+                    b
                 };
-                N.as_ptr()
+                NAME.as_ptr().cast()
             },
             cls_parent: $parent,
             cls_construct: $ctor,
