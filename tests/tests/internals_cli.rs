@@ -570,3 +570,90 @@ fn lines_that_print_report_alike() {
         assert_eq!(got.status, want.status, "{line:?}");
     }
 }
+
+#[test]
+fn every_ordering_of_valid_pieces_parses_alike() {
+    // Whole pieces only: OpenPMIx reads past the vector when one is cut short.
+    let pieces: &[&[&str]] = &[
+        &["-n", "2"],
+        &["-np", "3"],
+        &["--mca", "a", "b"],
+        &["--prtemca", "k", "v"],
+        &["-v"],
+        &["-vv"],
+        &["--oversubscribe"],
+        &["--host", "h1,h2"],
+        &["-H", "h3"],
+        &["--"],
+        &["prog"],
+        &["-x", "A=1"],
+        &["&"],
+        &["--fwd-environment"],
+    ];
+    let mut lines = 0;
+    for a in pieces {
+        for b in pieces {
+            for c in pieces {
+                let mut line = vec!["prterun"];
+                line.extend_from_slice(a);
+                line.extend_from_slice(b);
+                line.extend_from_slice(c);
+                same(&line);
+                lines += 1;
+            }
+        }
+    }
+    assert_eq!(lines, pieces.len().pow(3));
+}
+
+/// PRRTE's inline `pmix_cmd_line_get_param` and `PMIX_CLI_REMOVE_DEPRECATED`, on a result
+/// `l` filled: the item found by key is unlinked and released with `l`'s class.
+#[test]
+fn prrte_s_inline_lookup_and_removal_work_on_both() {
+    let line = ["prterun", "--n", "2", "--oversubscribe", "-H", "a", "x"];
+    for l in both() {
+        let _g = GETOPT.lock().unwrap_or_else(|e| e.into_inner());
+        let t = prterun_table();
+        let args: Vec<CString> = line.iter().map(|s| CString::new(*s).unwrap()).collect();
+        let mut argv: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr().cast_mut()).collect();
+        argv.push(std::ptr::null_mut());
+        let shorts = CString::new(SHORTS).unwrap();
+        let r = new_object(l, "pmix_cli_result_t_class");
+        // SAFETY: the prototype of pmix_cmd_line.h; the list walked and edited through the
+        // layout the inline code uses; the removed item released as PMIX_RELEASE does.
+        unsafe {
+            let parse: Parse = l.sym("pmix_cmd_line_parse");
+            let rc = parse(
+                argv.as_mut_ptr(),
+                shorts.as_ptr().cast_mut(),
+                t.opts.as_ptr().cast_mut(),
+                None,
+                r,
+                c"help-prterun.txt".as_ptr().cast_mut(),
+            );
+            assert_eq!(rc, 0, "{l:?}");
+            let sentinel = r.byte_add(RESULT_INSTANCES + LIST_SENTINEL);
+            let mut i = *sentinel.byte_add(LIST_NEXT).cast::<*mut c_void>();
+            let mut found = std::ptr::null_mut();
+            while i != sentinel {
+                let key = *i.byte_add(ITEM_KEY).cast::<*const c_char>();
+                if CStr::from_ptr(key) == c"oversubscribe" {
+                    found = i;
+                }
+                i = *i.byte_add(LIST_NEXT).cast::<*mut c_void>();
+            }
+            assert!(!found.is_null(), "{l:?}");
+            // pmix_list_remove_item: unlink, count down.
+            let next = *found.byte_add(LIST_NEXT).cast::<*mut c_void>();
+            let prev = *found.byte_add(LIST_NEXT + 8).cast::<*mut c_void>();
+            *prev.byte_add(LIST_NEXT).cast::<*mut c_void>() = next;
+            *next.byte_add(LIST_NEXT + 8).cast::<*mut c_void>() = prev;
+            *r.byte_add(RESULT_INSTANCES + 264).cast::<usize>() -= 1;
+            release_object(found);
+            let o = read_result(r, rc);
+            assert_eq!(o.items, items(&[("n", &["2"]), ("host", &["a"])]), "{l:?}");
+            assert_eq!(o.tail, words(&["x"]), "{l:?}");
+            release_object(r);
+        }
+    }
+}
