@@ -135,9 +135,10 @@ pub static mut pmix_tool_basename: *const c_char = ptr::null();
 /// The organization named in version output.
 #[unsafe(no_mangle)]
 pub static mut pmix_tool_org: *const c_char = c"PMIx".as_ptr();
-/// The version named in version output (OpenPMIx 5.0.11's `PMIX_VERSION`).
+/// The version named in version output: this library's (`PMIX_VERSION` of our headers; OpenPMIx
+/// 5.0.11rc1 says "5.0.11rc1").
 #[unsafe(no_mangle)]
-pub static mut pmix_tool_version: *const c_char = c"5.0.11rc1".as_ptr();
+pub static mut pmix_tool_version: *const c_char = c"5.0.11".as_ptr();
 /// Where to report bugs, in version and help output.
 #[unsafe(no_mangle)]
 pub static mut pmix_tool_msg: *const c_char = c"https://github.com/openpmix/openpmix".as_ptr();
@@ -1181,7 +1182,7 @@ mod tests {
             assert_eq!(CStr::from_ptr(tool(&raw const pmix_tool_org)), c"PMIx");
             assert_eq!(
                 CStr::from_ptr(tool(&raw const pmix_tool_version)),
-                c"5.0.11rc1"
+                c"5.0.11"
             );
             assert_eq!(
                 CStr::from_ptr(tool(&raw const pmix_tool_msg)),
