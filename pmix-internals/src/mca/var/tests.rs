@@ -487,7 +487,7 @@ fn reregistering_keeps_the_index_and_checks_the_type() {
     let found = unsafe {
         pmix_mca_base_var_find(ptr::null(), c"fw".as_ptr(), c"c".as_ptr(), c"a".as_ptr())
     };
-    assert_eq!({ found }, i);
+    assert_eq!(found, i);
     assert_eq!(pmix_mca_base_var_deregister(i), SUCCESS);
     assert_eq!(pmix_mca_base_var_deregister(i), ERR_BAD_PARAM);
     // SAFETY: outputs of the right types.
