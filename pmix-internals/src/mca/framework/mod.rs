@@ -20,7 +20,6 @@ use core::ptr;
 pub mod base;
 pub mod init;
 pub mod installdirs;
-mod premerge;
 pub mod select;
 
 pub use installdirs::{InstallDirs, pmix_pinstall_dirs};
