@@ -491,3 +491,78 @@ fn stderr_output_is_the_same() {
     );
     assert!(ours.contains("as is %s\n"), "{ours}");
 }
+
+/// The child's side of `redirect_to_file_is_the_same`: runs only when started by it, with
+/// `PMIX_OUTPUT_REDIRECT=file` and `PMIX_OUTPUT_SUFFIX` set.
+#[test]
+fn child_redirects_to_files() {
+    let Some(root) = std::env::var_os("PMIX_INT_OUTPUT_REDIRECT_CHILD") else {
+        return;
+    };
+    for l in both() {
+        let o = output_fns(l);
+        let dir = c(Path::new(&root).join(l.name).to_str().unwrap());
+        // SAFETY: the prototypes of pmix_output.h.
+        unsafe {
+            assert!((o.init)());
+            (o.file_info)(
+                dir.as_ptr(),
+                c"r-".as_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            (o.output)(0, c"zero %s".as_ptr(), c"here".as_ptr());
+            let mut s = Stream::new();
+            s.prefix = c"(1) ".as_ptr() as *mut c_char;
+            s.want_stderr = true;
+            let id = (o.open)(&mut s);
+            (o.output)(id, c"one\n".as_ptr());
+            (o.close)(id);
+        }
+    }
+}
+
+#[test]
+fn redirect_to_file_is_the_same() {
+    let root = scratch("redirect");
+    for name in ["ref5", "ours"] {
+        std::fs::create_dir_all(root.join(name)).unwrap();
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "child_redirects_to_files",
+            "--exact",
+            "--test-threads=1",
+            "-q",
+        ])
+        .env("PMIX_INT_OUTPUT_REDIRECT_CHILD", &root)
+        .env("PMIX_OUTPUT_REDIRECT", "file")
+        .env("PMIX_OUTPUT_SUFFIX", "all.log")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "child failed:\n{err}");
+    assert!(!err.contains("one"), "redirected away from stderr: {err}");
+    let read = |name: &str| {
+        let mut files: Vec<(String, String)> = std::fs::read_dir(root.join(name))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let text = std::fs::read_to_string(e.path()).unwrap();
+                (e.file_name().to_string_lossy().into_owned(), text)
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let (reference, ours) = (read("ref5"), read("ours"));
+    assert_eq!(reference, ours);
+    assert_eq!(ours.len(), 1, "{ours:?}");
+    assert_eq!(ours[0].0, "r-all.log");
+    assert!(
+        ours[0].1.ends_with("] zero here\n(1) one\n"),
+        "{:?}",
+        ours[0].1
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
