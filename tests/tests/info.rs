@@ -53,6 +53,15 @@ fn list_transcript(l: &Pmix) -> String {
             "add={} ",
             add(list, c"k2".as_ptr(), c"str".as_ptr().cast(), PMIX_STRING)
         );
+        // NULL data of a known type (PRRTE adds PMIX_SERVER_SYS_MONITOR as a NULL bool).
+        out += &format!(
+            "add={} ",
+            add(list, c"k5".as_ptr(), std::ptr::null(), PMIX_BOOL)
+        );
+        out += &format!(
+            "add={} ",
+            add(list, c"k6".as_ptr(), std::ptr::null(), PMIX_UINT32)
+        );
         let mut ins: pmix_info_t = zeroed();
         info_load(
             &mut ins,
@@ -127,8 +136,14 @@ fn info_list_rejects_bad_input() {
             add(l, std::ptr::null(), (&u as *const u32).cast(), PMIX_UINT32),
             PMIX_ERR_BAD_PARAM
         );
+        // NULL data of a known type is not bad input: a zero datum, as the reference's
+        // (list_transcript compares it); of an unknown type it is.
         assert_eq!(
             add(l, c"k".as_ptr(), std::ptr::null(), PMIX_UINT32),
+            PMIX_SUCCESS
+        );
+        assert_eq!(
+            add(l, c"k".as_ptr(), std::ptr::null(), 499),
             PMIX_ERR_BAD_PARAM
         );
         assert_eq!(

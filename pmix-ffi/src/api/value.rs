@@ -40,7 +40,10 @@ pub(crate) unsafe fn loadable(data: *const c_void, ty: pmix_data_type_t) -> Resu
             }
             _ => {
                 if data.is_null() {
-                    return Err(Error::BadParam);
+                    // As the reference: `true` for a bool (PRRTE adds
+                    // `PMIX_SERVER_SYS_MONITOR` that way), a zero datum otherwise.
+                    let z = null_load(data, ty).ok_or(Error::BadParam)?;
+                    return convert::value_from_c(&z);
                 }
                 let v = convert::elem_from_c(data, ty)?;
                 if !v.fits_pmix_value() {
