@@ -4,7 +4,7 @@
 
 use core::ffi::{c_char, c_void};
 
-use pmix_core::Error;
+use pmix_core::{Error, Value};
 use pmix_sys::*;
 
 use crate::{callback, convert, entry, lifecycle, ptr};
@@ -81,6 +81,45 @@ pub unsafe extern "C" fn PMIx_Fence_nb(
     })
 }
 
+/// This library's version as `PMIX_VERSION_NUMERIC` gives it: 0x00MMmmrr (5.0.11:
+/// 0x0005000b, as `PMIX_NUMERIC_VERSION` in `pmix_version.h`).
+const NUMERIC_VERSION: u32 = {
+    const fn num(s: &str) -> u32 {
+        let b = s.as_bytes();
+        let mut n = 0;
+        let mut i = 0;
+        while i < b.len() {
+            n = n * 10 + (b[i] - b'0') as u32;
+            i += 1;
+        }
+        n
+    }
+    (num(env!("CARGO_PKG_VERSION_MAJOR")) << 16)
+        | (num(env!("CARGO_PKG_VERSION_MINOR")) << 8)
+        | num(env!("CARGO_PKG_VERSION_PATCH"))
+};
+
+/// What `PMIx_Get` answers without a lookup, as OpenPMIx 5.0's does (PRRTE relies on the first
+/// two): the caller's own identity for `PMIX_PROCID` with no process named, the library's
+/// numeric version for `PMIX_VERSION_NUMERIC`, and the caller's rank for `PMIX_RANK` of its
+/// own namespace (or an empty one) with `PMIX_RANK_INVALID`.
+fn own_answer(me: &pmix_core::Proc, p: Option<&pmix_core::Proc>, key: &[u8]) -> Option<Value> {
+    if p.is_none() && key == PMIX_PROCID.to_bytes() {
+        return Some(Value::Proc(me.clone()));
+    }
+    if key == PMIX_VERSION_NUMERIC.to_bytes() {
+        return Some(Value::Uint32(NUMERIC_VERSION));
+    }
+    if let Some(p) = p
+        && p.rank == PMIX_RANK_INVALID
+        && (p.nspace.is_empty() || p.nspace == me.nspace)
+        && key == PMIX_RANK.to_bytes()
+    {
+        return Some(Value::ProcRank(me.rank));
+    }
+    None
+}
+
 /// See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
 /// information; data received through a fence) is answered on the caller's thread.
 /// `*val` is always a new value, even with `PMIX_GET_STATIC_VALUES` or
@@ -105,9 +144,11 @@ pub unsafe extern "C" fn PMIx_Get(
         let out = unsafe { ptr::req_mut(val) }?;
         // SAFETY: per this function's contract.
         let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
-        let p = p.unwrap_or_else(|| c.me.clone());
         let k = k.ok_or(Error::BadParam)?;
-        let v = c.get(&p, k.as_bytes(), &i)?;
+        let v = match own_answer(&c.me, p.as_ref(), k.as_bytes()) {
+            Some(v) => v,
+            None => c.get(&p.unwrap_or_else(|| c.me.clone()), k.as_bytes(), &i)?,
+        };
         let cv = convert::value_to_c(&v)?;
         let b = crate::alloc::calloc::<pmix_value_t>(1)?;
         // SAFETY: fresh allocation of one value.
@@ -138,14 +179,14 @@ pub unsafe extern "C" fn PMIx_Get_nb(
         }
         // SAFETY: per this function's contract.
         let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
-        let p = p.unwrap_or_else(|| c.me.clone());
         let k = k.ok_or(Error::BadParam)?;
-        c.get_nb(
-            &p,
-            k.as_bytes(),
-            &i,
-            callback::value("PMIx_Get_nb", cbfunc, cbdata),
-        )
+        let done = callback::value("PMIx_Get_nb", cbfunc, cbdata);
+        if let Some(v) = own_answer(&c.me, p.as_ref(), k.as_bytes()) {
+            // Answered on another thread, as every non-blocking completion.
+            std::thread::spawn(move || done(Ok(v)));
+            return Ok(());
+        }
+        c.get_nb(&p.unwrap_or_else(|| c.me.clone()), k.as_bytes(), &i, done)
     })
 }
 
