@@ -19,8 +19,7 @@ struct Private {
     bits: u32,
 }
 
-/// The private networks, known once `net_init` has run; before, every IPv4 address counts
-/// as public (as in OpenPMIx before `pmix_init_util`).
+/// The private networks, read once by `net_init`.
 static PRIVATE: OnceLock<Vec<Private>> = OnceLock::new();
 
 /// A netmask in network byte order from a prefix length, with the shift counts taken modulo
@@ -240,8 +239,9 @@ pub unsafe extern "C" fn pmix_net_addr_isipv6linklocal(addr: *const libc::sockad
     }
 }
 
-/// Whether an IPv4 address is outside every private network (IPv6: false). Before
-/// `net_init` every IPv4 address is public.
+/// Whether an IPv4 address is outside every private network (IPv6: false). The networks
+/// are read on first use if `net_init` has not run (OpenPMIx counts every address public
+/// until `pmix_init_util`).
 ///
 /// # Safety
 /// `addr` points to a readable socket address (NULL answers false).
@@ -254,6 +254,7 @@ pub unsafe extern "C" fn pmix_net_addr_isipv4public(addr: *const libc::sockaddr)
     match unsafe { family(addr) } {
         libc::AF_INET6 => false,
         libc::AF_INET => {
+            net_init();
             let Some(private) = PRIVATE.get() else {
                 return true;
             };

@@ -84,6 +84,7 @@ fn by_kindex(kindex: c_int) -> Option<*mut Pif> {
 /// address field of every entry, any other result with the IPv6 address field, as OpenPMIx
 /// does (so `0.0.0.0` and `::` count as local).
 pub fn ifislocal(host: &CStr) -> bool {
+    super::load_interfaces();
     if DO_NOT_RESOLVE.load(Ordering::Relaxed) {
         return false;
     }
@@ -237,6 +238,7 @@ pub unsafe extern "C" fn pmix_ifgetaliases(aliases: *mut *mut *mut c_char) {
     if aliases.is_null() {
         return;
     }
+    super::load_interfaces();
     let mut buf = [0 as c_char; 64];
     // SAFETY: the list is stable once loaded; the buffer is larger than INET6_ADDRSTRLEN.
     unsafe {
@@ -290,6 +292,7 @@ pub unsafe extern "C" fn pmix_ifkindextoaddr(
     if_addr: *mut libc::sockaddr,
     length: c_uint,
 ) -> c_int {
+    super::load_interfaces();
     let Some(p) = by_kindex(if_kindex) else {
         return ERROR;
     };
@@ -315,6 +318,7 @@ pub unsafe extern "C" fn pmix_ifkindextoname(
     if_name: *mut c_char,
     length: c_int,
 ) -> c_int {
+    super::load_interfaces();
     let len = if if_name.is_null() {
         0
     } else {

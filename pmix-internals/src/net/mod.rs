@@ -9,6 +9,8 @@
 //!
 //! `load_interfaces` fills it once (`pmix_init_util` calls it); it also reads the private
 //! IPv4 networks (`pmix_net_private_ipv4`, see `addr.rs`), as `pmix_net_init` does there.
+//! The exported `pmix_if*` lookups call it first, so that they answer as after
+//! `pmix_init_util` even before it (OpenPMIx's would walk an unlinked list).
 
 mod addr;
 mod iface;
