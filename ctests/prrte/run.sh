@@ -24,14 +24,7 @@ OUR_LIB=$(realpath "$OURS/libpmix.so.2")
 
 # What our library cannot do yet: check -> why.
 declare -A NOT_YET=(
-  [prterun-version]="the internal layer is not complete (issue 16)"
-  [mpirun-version]="the internal layer is not complete (issue 16)"
-  [prterun-help]="the internal layer is not complete (issue 16)"
-  [prte-info]="the internal layer is not complete (issue 16)"
-  [hostname]="the internal layer is not complete (issue 16)"
-  [exit-status]="the internal layer is not complete (issue 16)"
-  [maps]="the internal layer is not complete (issue 16)"
-  [allreduce]="the internal layer is not complete (issue 16)"
+  [stdin]="prterun's stdin is not forwarded: PMIx_IOF_push of a server process through its host's push_stdin is not written"
 )
 
 work=$(mktemp -d /tmp/pmixprrte.XXXXXX)
@@ -53,9 +46,13 @@ fi
 mask() {  # the per-run details of an output
   sed -E -e "s/$(hostname)/HOST/g" -e 's/prterun-[A-Za-z0-9_.-]+-[0-9]+/prterun-SESSION/g' \
     -e 's/\[[0-9]+\]/[PID]/g' -e 's/pid [0-9]+/pid PID/g' \
-    -e "s|$REF_LIB|LIBPMIX|g" -e "s|$OUR_LIB|LIBPMIX|g" "$1"
+    -e "s|$REF_LIB|LIBPMIX|g" -e "s|$OUR_LIB|LIBPMIX|g" \
+    -e 's/OpenPMIx 5\.0\.11rc1 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
+    -e 's/pmix-rs 5\.0\.11 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' "$1" |
+    # the ranks' lines come in any order
+    if [ "${2:-}" = sort ]; then sort; else cat; fi
 }
-checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce)
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce stdin)
 [ $# -gt 0 ] && checks=("$@")
 
 cmd_of() {
@@ -69,6 +66,8 @@ cmd_of() {
     # the library prterun maps, seen by its rank (its parent)
     maps) CMD=("${RUN[@]}" -n 1 sh -c 'grep -o "/[^ ]*libpmix[^ ]*" /proc/$PPID/maps | sort -u') ;;
     allreduce) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/allreduce") ;;
+    # rank 0 reads prterun's stdin
+    stdin) CMD=(sh -c 'echo forwarded | "$@"' sh "${RUN[@]}" -n 1 cat) ;;
     *) echo "unknown check $1" >&2; return 1 ;;
   esac
 }
@@ -77,12 +76,18 @@ fail=0
 for c in "${checks[@]}"; do
   cmd_of "$c" || { fail=1; continue; }
   for lib in ref ours; do
-    if [ $lib = ref ]; then ld=${LD_LIBRARY_PATH:-}; else ld=$OURS${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
-    if [ $lib = ref ]; then unset LD_LIBRARY_PATH; [ -n "$ld" ] && export LD_LIBRARY_PATH=$ld; else export LD_LIBRARY_PATH=$ld; fi
-    { timeout -k 5 60 "${CMD[@]}"; } > "$work/$c.$lib.out" 2>&1 < /dev/null
+    # the reference's library path is what the binaries' RUNPATH gives them anyway
+    if [ $lib = ref ]; then ld=$OMPI5_DIR/lib/openmpi:$OMPI5_DIR/lib; else ld=$OURS; fi
+    export LD_LIBRARY_PATH=$ld
+    if [ "$c" = stdin ]; then
+      { timeout -k 5 60 "${CMD[@]}"; } > "$work/$c.$lib.out" 2>&1
+    else
+      { timeout -k 5 60 "${CMD[@]}"; } > "$work/$c.$lib.out" 2>&1 < /dev/null
+    fi
     echo $? > "$work/$c.$lib.rc"
     # the maps check: the library really is the one under test
-    mask "$work/$c.$lib.out" > "$work/$c.$lib.masked"
+    case $c in hostname|allreduce|exit-status) order=sort ;; *) order= ;; esac
+    mask "$work/$c.$lib.out" $order > "$work/$c.$lib.masked"
   done
   unset LD_LIBRARY_PATH
   problems=()

@@ -76,6 +76,12 @@ pub(crate) fn server() -> Result<Server> {
     with(|r| r.server.clone()).ok_or(Error::Init)
 }
 
+/// The server role of a process that is a server and not the client of another server
+/// (whose requests, such as `PMIx_Spawn`, go to its own host).
+pub(crate) fn server_only() -> Option<Server> {
+    with(|r| if r.client.is_none() { r.server.clone() } else { None })
+}
+
 /// The server role and its C host.
 pub(crate) fn server_host() -> Result<(Server, Arc<CHost>)> {
     with(|r| Some((r.server.clone()?, r.host.clone()?))).ok_or(Error::Init)

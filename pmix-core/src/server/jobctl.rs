@@ -112,6 +112,26 @@ impl Shared {
         Ok(())
     }
 
+    /// `PMIx_Spawn` called in the server's own process: the host's spawn upcall, with the
+    /// server itself as the requester, as OpenPMIx 5.0 does (PRRTE's prterun launches its
+    /// job this way). `done` gets the new namespace.
+    pub fn spawn_for_self(
+        &self,
+        job_info: &[Info],
+        apps: &[crate::values::App],
+        done: crate::host::Done<PStr>,
+    ) -> Result<()> {
+        self.require(Upcall::Spawn)?;
+        let me = self.cfg.id.clone();
+        self.host.spawn(
+            &me,
+            job_info,
+            apps,
+            Box::new(move |r: Result<Vec<u8>>| done(r.map(PStr::from))),
+        );
+        Ok(())
+    }
+
     /// The command QUERY: `PMIx_Query_info`.
     pub(super) fn on_query(
         &self,

@@ -89,6 +89,16 @@ pub unsafe extern "C" fn PMIx_server_init(
             cfg.hostname = h;
         }
         let flag = |k: &core::ffi::CStr| pmix_core::values::info_flag(&info, k);
+        // Output the host delivers is also written here, to this process's stdout and
+        // stderr, unless a tool that launched this server outputs it or the host says not to
+        // (OpenPMIx's rule; PRRTE's prterun relies on it to print its job's output).
+        let launched_by_tool = std::env::var_os("PMIX_LAUNCHER_RNDZ_URI").is_some()
+            || std::env::var_os("PMIX_KEEPALIVE_PIPE").is_some();
+        let local = info
+            .iter()
+            .find(|i| i.is(PMIX_IOF_LOCAL_OUTPUT))
+            .map_or(!launched_by_tool, |_| flag(PMIX_IOF_LOCAL_OUTPUT));
+        LOCAL_OUTPUT.store(local, core::sync::atomic::Ordering::Relaxed);
         cfg.tool_support = flag(PMIX_SERVER_TOOL_SUPPORT);
         cfg.session_support = flag(PMIX_SERVER_SESSION_SUPPORT);
         cfg.system_support = flag(PMIX_SERVER_SYSTEM_SUPPORT);
@@ -414,6 +424,38 @@ pub unsafe extern "C" fn PMIx_server_setup_local_support(
     })
 }
 
+/// Whether delivered output is also written to this process's stdout and stderr
+/// (`PMIx_server_init`: `PMIX_IOF_LOCAL_OUTPUT`, by default unless a tool launched us).
+static LOCAL_OUTPUT: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// Writes delivered output to this process's stdout (`PMIX_FWD_STDOUT_CHANNEL`) or stderr
+/// (stderr and diagnostics), as it came: OpenPMIx's formatting options (`PMIX_IOF_TAG_OUTPUT`,
+/// timestamps, XML, output to files) are not applied here yet.
+fn write_locally(channel: pmix_iof_channel_t, data: &[u8]) {
+    if !LOCAL_OUTPUT.load(core::sync::atomic::Ordering::Relaxed) || data.is_empty() {
+        return;
+    }
+    let fd = if channel & PMIX_FWD_STDOUT_CHANNEL != 0 {
+        1
+    } else if channel & (PMIX_FWD_STDERR_CHANNEL | PMIX_FWD_STDDIAG_CHANNEL) != 0 {
+        2
+    } else {
+        return;
+    };
+    let mut rest = data;
+    while !rest.is_empty() {
+        // SAFETY: writing from a valid slice to a descriptor of this process.
+        let n = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
+        if n > 0 {
+            rest = &rest[n as usize..];
+        } else if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        } else {
+            return;
+        }
+    }
+}
+
 /// See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the
 /// connected tools.
 ///
@@ -443,6 +485,7 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
         let bo = unsafe { ptr::req(bo) }?;
         // SAFETY: per this function's contract; (NULL, n > 0) is rejected.
         let data = unsafe { ptr::slice(bo.bytes.cast::<u8>(), bo.size) }?;
+        write_locally(channel, data);
         // SAFETY: per this function's contract.
         let i = unsafe { infos(info, ninfo) }?;
         if cbfunc.is_none() {

@@ -300,6 +300,11 @@ pub unsafe extern "C" fn PMIx_IOF_deregister(
 /// library reads this process's own stdin and pushes it until end of file, then signals
 /// the end of input; the call completes once that reader runs.
 ///
+/// In a server process (not the client of another server), a NULL `bo` without
+/// `PMIX_IOF_PUSH_STDIN` is answered `PMIX_OPERATION_SUCCEEDED` at once and `cbfunc` is not
+/// called, as OpenPMIx 5.0 does (PRRTE's prterun ends its stdin so). Stdin pushed by a server
+/// process through its own host (`push_stdin`) is not implemented yet.
+///
 /// # Safety
 /// The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.
 #[unsafe(no_mangle)]
@@ -312,7 +317,7 @@ pub unsafe extern "C" fn PMIx_IOF_push(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_IOF_push", || {
+    entry::status_code("PMIx_IOF_push", || {
         let c = lifecycle::client()?;
         // SAFETY: per this function's contract.
         let targets: Vec<pmix_core::Proc> = unsafe { ptr::slice(targets, ntargets) }?
@@ -327,7 +332,13 @@ pub unsafe extern "C" fn PMIx_IOF_push(
                 let done = crate::callback::op("PMIx_IOF_push", cbfunc, cbdata);
                 c.post(move || done(Ok(())))?;
             }
-            return Ok(());
+            return Ok(PMIX_SUCCESS);
+        }
+        if bo.is_null() && lifecycle::server_only().is_some() {
+            // A server process's directives without data act here and now, as OpenPMIx's:
+            // PMIX_IOF_COMPLETE ends a collection of stdin (none runs on this path), and
+            // nothing goes to another server.
+            return Ok(PMIX_OPERATION_SUCCEEDED);
         }
         // SAFETY: per this function's contract.
         let data = match unsafe { bo.as_ref() } {
@@ -348,7 +359,8 @@ pub unsafe extern "C" fn PMIx_IOF_push(
                     let _ = tx.send(r);
                 }),
             )?;
-            return rx.recv().map_err(|_| pmix_core::Error::Unreach)?;
+            rx.recv().map_err(|_| pmix_core::Error::Unreach)??;
+            return Ok(PMIX_SUCCESS);
         }
         c.iof_push(
             &targets,
@@ -356,6 +368,7 @@ pub unsafe extern "C" fn PMIx_IOF_push(
             &dirs,
             crate::callback::op("PMIx_IOF_push", cbfunc, cbdata),
         )
+        .map(|()| PMIX_SUCCESS)
     })
 }
 

@@ -62,7 +62,21 @@ pub unsafe extern "C" fn PMIx_Spawn(
         if a.is_empty() {
             return Err(Error::BadParam);
         }
-        let ns = c.spawn(&i, &a)?;
+        let ns = match lifecycle::server_only() {
+            // A server process spawns through its own host (OpenPMIx 5.0's rule).
+            Some(s) => {
+                let (tx, rx) = std::sync::mpsc::channel();
+                s.spawn_for_self(
+                    &i,
+                    &a,
+                    Box::new(move |r| {
+                        let _ = tx.send(r);
+                    }),
+                )?;
+                rx.recv().map_err(|_| Error::Unreach)??
+            }
+            None => c.spawn(&i, &a)?,
+        };
         if !nspace.is_null() {
             // SAFETY: the caller gives room for PMIX_MAX_NSLEN + 1 bytes.
             let buf = unsafe { core::slice::from_raw_parts_mut(nspace, PMIX_MAX_NSLEN + 1) };
@@ -92,7 +106,12 @@ pub unsafe extern "C" fn PMIx_Spawn_nb(
         if a.is_empty() {
             return Err(Error::BadParam);
         }
-        c.spawn_nb(&i, &a, callback::spawn("PMIx_Spawn_nb", cbfunc, cbdata))
+        let done = callback::spawn("PMIx_Spawn_nb", cbfunc, cbdata);
+        match lifecycle::server_only() {
+            // A server process spawns through its own host (OpenPMIx 5.0's rule).
+            Some(s) => s.spawn_for_self(&i, &a, done),
+            None => c.spawn_nb(&i, &a, done),
+        }
     })
 }
 
