@@ -550,8 +550,10 @@ PMIX_EXPORT void *PMIx_Info_list_start(void);
 
  # Returns
  `PMIX_SUCCESS`; `PMIX_ERR_BAD_PARAM` for an unknown handle, a NULL or too long key, or a
- NULL value where the type needs one; `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_NOT_SUPPORTED`.
- (The reference accepts NULL keys, NULL values and unknown types and fails later.)
+ NULL value of an unknown type; `PMIX_ERR_UNKNOWN_DATA_TYPE`; `PMIX_ERR_NOT_SUPPORTED`.
+ A NULL value of a known type loads as `PMIx_Value_load` loads it (`true` for a bool, a
+ zero datum otherwise), as the reference's. (The reference accepts NULL keys and unknown
+ types and fails later.)
 
  # Safety
  `ptr_` is a handle or NULL; `key` a C string; `value` as for `PMIx_Value_load`.
