@@ -95,10 +95,12 @@ abi: stage
 	  --differs $(GENERATION_DIFFERS)
 
 # The reference library leaves pmix_dstor_* directories in its TMPDIR; the tests get a private
-# one, removed afterwards.
+# one, removed afterwards. pmix-internals' unit tests run one at a time: some set environment
+# variables (MCA parameters, install directories), which other threads' getenv must not race.
 cargo-test:
 	mkdir -p $(BUILD)
-	t=$$(mktemp -d $(BUILD)/cargo-test.XXXXXX) && TMPDIR=$$t $(CARGO) test --workspace --all-targets; rc=$$?; rm -rf $$t; exit $$rc
+	t=$$(mktemp -d $(BUILD)/cargo-test.XXXXXX) && TMPDIR=$$t $(CARGO) test --workspace --all-targets --exclude pmix-internals && \
+	  TMPDIR=$$t $(CARGO) test -p pmix-internals --all-targets -- --test-threads=1; rc=$$?; rm -rf $$t; exit $$rc
 
 ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
