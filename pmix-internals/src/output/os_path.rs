@@ -8,50 +8,14 @@
 use core::ffi::{CStr, c_char, c_int};
 
 /// `PMIX_PATH_MAX` on Linux (`PATH_MAX + 1`).
-pub const PATH_MAX: usize = 4097;
+pub const PATH_MAX: usize = crate::util::PMIX_PATH_MAX;
 
-/// The joined path, or None when it is too long.
-pub fn os_path(relative: bool, elements: &[&[u8]]) -> Option<Vec<u8>> {
-    if elements.is_empty() {
-        return Some(if relative {
-            b"./".to_vec()
-        } else {
-            b"/".to_vec()
-        });
-    }
-    // OpenPMIx's count: each element, a separator where one is added, one more separator
-    // per element, the terminator, and the leading '.' of a relative path.
-    let added = elements.iter().filter(|e| e.first() != Some(&b'/')).count();
-    let chars: usize = elements.iter().map(|e| e.len()).sum();
-    let total = chars + added + elements.len() + 1 + usize::from(relative);
-    if total > PATH_MAX {
-        return None;
-    }
-    let mut path = Vec::with_capacity(total);
-    if relative {
-        path.push(b'.');
-    }
-    for e in elements {
-        if e.first() != Some(&b'/') {
-            path.push(b'/');
-        }
-        path.extend_from_slice(e);
-    }
-    Some(path)
-}
+/// The joined path, or None when it is too long (the util family's, shared).
+pub use crate::util::path::os_path;
 
 /// A malloc'd C string of `bytes` (NULL when out of memory).
 pub(crate) fn c_string(bytes: &[u8]) -> *mut c_char {
-    // SAFETY: a fresh allocation of len + 1 bytes, filled and terminated.
-    unsafe {
-        let p = libc::malloc(bytes.len() + 1) as *mut u8;
-        if p.is_null() {
-            return p.cast();
-        }
-        core::ptr::copy_nonoverlapping(bytes.as_ptr(), p, bytes.len());
-        *p.add(bytes.len()) = 0;
-        p.cast()
-    }
+    crate::util::strdup_bytes(bytes)
 }
 
 /// For `pmix_os_path` (C): the path of `n` elements, malloc'd, or NULL.
