@@ -6,7 +6,6 @@ use super::{
     PMIX_ERR_BAD_PARAM, PMIX_ERR_OUT_OF_RESOURCE, PMIX_SUCCESS, VAR_SYN_FLAG_DEPRECATED,
     VAR_TYPE_BOOL, VAR_TYPE_STRING, VERBOSE_COMPONENT, ffi, installdirs, split_nonempty, verbose,
 };
-use crate::object::Object;
 use core::ffi::{CStr, c_char, c_int, c_void};
 use core::ptr;
 use std::ffi::CString;
@@ -165,25 +164,9 @@ pub fn set_show_load_errors(mode: ShowLoadErrors) {
     *SHOW.lock().unwrap_or_else(|e| e.into_inner()) = mode;
 }
 
-/// `pmix_output_stream_t` (168 bytes), as `pmix_mca_base_open` hands it to
-/// `pmix_output_reopen`: all zero but what the `mca_base_verbose` value sets.
-#[repr(C)]
-#[derive(Debug)]
-pub struct OutputStream {
-    pub super_: Object,
-    pub lds_verbose_level: c_int,
-    pub lds_syslog_priority: c_int,
-    pub lds_syslog_ident: *mut c_char,
-    pub lds_prefix: *mut c_char,
-    pub lds_suffix: *mut c_char,
-    pub lds_is_debugging: bool,
-    pub lds_want_syslog: bool,
-    pub lds_want_stdout: bool,
-    pub lds_want_stderr: bool,
-    pub lds_want_file: bool,
-    pub lds_want_file_append: bool,
-    pub lds_file_suffix: *mut c_char,
-}
+/// `pmix_output_stream_t`, as `pmix_mca_base_open` hands it to `pmix_output_open` for stream
+/// 0: all zero but what the `mca_base_verbose` value sets.
+pub use crate::output::OutputStream;
 
 /// The settings of stream 0 that a `mca_base_verbose` value asks for (its strings owned
 /// here, to be pointed at by an `OutputStream`).
