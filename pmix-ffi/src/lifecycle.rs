@@ -79,7 +79,13 @@ pub(crate) fn server() -> Result<Server> {
 /// The server role of a process that is a server and not the client of another server
 /// (whose requests, such as `PMIx_Spawn`, go to its own host).
 pub(crate) fn server_only() -> Option<Server> {
-    with(|r| if r.client.is_none() { r.server.clone() } else { None })
+    with(|r| {
+        if r.client.is_none() {
+            r.server.clone()
+        } else {
+            None
+        }
+    })
 }
 
 /// The server role and its C host.

@@ -448,7 +448,8 @@ fn write_locally(channel: pmix_iof_channel_t, data: &[u8]) {
         let n = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
         if n > 0 {
             rest = &rest[n as usize..];
-        } else if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+        } else if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+        {
             continue;
         } else {
             return;
