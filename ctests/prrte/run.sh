@@ -4,7 +4,10 @@
 # giving every process our libpmix.so.2 instead of the wheel's OpenPMIx 5.0.11 (it overrides
 # their RUNPATH). Each check runs the same command on the wheel's library ("ref") and on ours,
 # and compares: exit status, and the output with the per-run details (pids, hostnames, session
-# names) masked.
+# names) masked, and the ranks' lines sorted where they come in any order. The checks:
+# prterun/mpirun --version, prterun --help, prte_info, prterun -n 2 hostname, a job whose
+# ranks exit 3, the libpmix prterun maps (only ours), the wheel's mpirun with 4-rank MPI
+# allreduce, ring and MPI_Comm_spawn programs (ctests/consumers/mpi), and stdin forwarded.
 #
 # One line per check: PASS, FAIL (with both outputs), or NOT-YET for a check listed in
 # NOT_YET below (what our library cannot do yet: it must still fail, so that the list stays
@@ -25,6 +28,7 @@ OUR_LIB=$(realpath "$OURS/libpmix.so.2")
 # What our library cannot do yet: check -> why.
 declare -A NOT_YET=(
   [stdin]="prterun's stdin is not forwarded: PMIx_IOF_push of a server process through its host's push_stdin is not written"
+  [spawn]="the spawn works, but PRRTE logs UNPACK-PAST-END (pmix_server_dyn.c:1113) unpacking the connect data with PMIx_Data_unpack"
 )
 
 work=$(mktemp -d /tmp/pmixprrte.XXXXXX)
@@ -37,10 +41,12 @@ export PRTE_PREFIX=$OMPI5_DIR PMIX_PREFIX=$OMPI5_DIR OPAL_PREFIX=$OMPI5_DIR
 RUN=("$OMPI5_DIR/bin/prterun" --allow-run-as-root)
 MPIRUN=("$OMPI5_DIR/bin/mpirun" --allow-run-as-root --oversubscribe)
 
-if ! "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror "$here/../consumers/mpi/allreduce.c" \
-     -o "$work/allreduce" 2> "$work/cc.err"; then
-  echo "FAIL prrte: allreduce.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
-fi
+for p in allreduce ring spawn; do
+  if ! "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror "$here/../consumers/mpi/$p.c" \
+       -o "$work/$p" 2> "$work/cc.err"; then
+    echo "FAIL prrte: $p.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
+  fi
+done
 
 # check NAME -> the command (an array in CMD), and how to compare (COMPARE: same|lines)
 mask() {  # the per-run details of an output
@@ -52,7 +58,7 @@ mask() {  # the per-run details of an output
     # the ranks' lines come in any order
     if [ "${2:-}" = sort ]; then sort; else cat; fi
 }
-checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce stdin)
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn stdin)
 [ $# -gt 0 ] && checks=("$@")
 
 cmd_of() {
@@ -65,7 +71,7 @@ cmd_of() {
     exit-status) CMD=("${RUN[@]}" -n 2 sh -c 'exit 3') ;;
     # the library prterun maps, seen by its rank (its parent)
     maps) CMD=("${RUN[@]}" -n 1 sh -c 'grep -o "/[^ ]*libpmix[^ ]*" /proc/$PPID/maps | sort -u') ;;
-    allreduce) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/allreduce") ;;
+    allreduce|ring|spawn) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/$1") ;;
     # rank 0 reads prterun's stdin
     stdin) CMD=(sh -c 'echo forwarded | "$@"' sh "${RUN[@]}" -n 1 cat) ;;
     *) echo "unknown check $1" >&2; return 1 ;;
@@ -86,7 +92,7 @@ for c in "${checks[@]}"; do
     fi
     echo $? > "$work/$c.$lib.rc"
     # the maps check: the library really is the one under test
-    case $c in hostname|allreduce|exit-status) order=sort ;; *) order= ;; esac
+    case $c in hostname|allreduce|ring|spawn|exit-status) order=sort ;; *) order= ;; esac
     mask "$work/$c.$lib.out" $order > "$work/$c.$lib.masked"
   done
   unset LD_LIBRARY_PATH
