@@ -502,6 +502,46 @@ pub fn is_complete(info: &[Info]) -> bool {
     info_flag(info, PMIX_IOF_COMPLETE)
 }
 
+/// `PMIX_IOF_PUSH_STDIN`: reads this process's stdin on a thread of its own and hands each
+/// chunk to `push` with `directives` (less `PMIX_IOF_PUSH_STDIN`), then, with `end`, the end
+/// of input (no data, `PMIX_IOF_COMPLETE` added). Stops at the first chunk `push` fails.
+pub fn forward_stdin(
+    directives: &[Info],
+    end: bool,
+    push: impl Fn(Option<&[u8]>, &[Info]) -> crate::Result<()> + Send + 'static,
+) -> crate::Result<()> {
+    let dirs: Vec<Info> = directives
+        .iter()
+        .filter(|i| !i.is(PMIX_IOF_PUSH_STDIN))
+        .cloned()
+        .collect();
+    std::thread::Builder::new()
+        .name("pmix-iof-stdin".into())
+        .spawn(move || {
+            use std::io::Read as _;
+            let mut buf = vec![0u8; 64 * 1024];
+            let mut input = std::io::stdin();
+            loop {
+                let n = match input.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                if push(Some(&buf[..n]), &dirs).is_err() {
+                    return;
+                }
+            }
+            if end {
+                let mut last = dirs.clone();
+                last.push(Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true)));
+                let _ = push(None, &last);
+            }
+        })
+        .map_err(|_| crate::Error::NoMem)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

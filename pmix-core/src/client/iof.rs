@@ -365,45 +365,17 @@ impl Client {
     pub fn iof_push_stdin(self: &Arc<Self>, targets: &[Proc], directives: &[Info]) -> Result<()> {
         let me = self.clone();
         let targets = targets.to_vec();
-        let dirs: Vec<Info> = directives
-            .iter()
-            .filter(|i| !i.is(PMIX_IOF_PUSH_STDIN))
-            .cloned()
-            .collect();
-        std::thread::Builder::new()
-            .name("pmix-iof-stdin".into())
-            .spawn(move || {
-                use std::io::Read as _;
-                let mut buf = vec![0u8; 64 * 1024];
-                let mut input = std::io::stdin();
-                let push = |data: Option<&[u8]>, dirs: &[Info]| -> Result<()> {
-                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                    me.iof_push(
-                        &targets,
-                        data,
-                        dirs,
-                        Box::new(move |r| {
-                            let _ = tx.send(r);
-                        }),
-                    )?;
-                    rx.recv().map_err(|_| Error::Unreach)?
-                };
-                loop {
-                    let n = match input.read(&mut buf) {
-                        Ok(0) => break,
-                        Ok(n) => n,
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                        Err(_) => break,
-                    };
-                    if push(Some(&buf[..n]), &dirs).is_err() {
-                        return;
-                    }
-                }
-                let mut end = dirs.clone();
-                end.push(Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true)));
-                let _ = push(None, &end);
-            })
-            .map_err(|_| Error::NoMem)?;
-        Ok(())
+        crate::iof::forward_stdin(directives, true, move |data, dirs| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            me.iof_push(
+                &targets,
+                data,
+                dirs,
+                Box::new(move |r| {
+                    let _ = tx.send(r);
+                }),
+            )?;
+            rx.recv().map_err(|_| Error::Unreach)?
+        })
     }
 }

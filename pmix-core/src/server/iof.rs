@@ -238,6 +238,30 @@ impl Shared {
         Ok(())
     }
 
+    /// `PMIx_IOF_push` with `PMIX_IOF_PUSH_STDIN` in the server's own process: its stdin,
+    /// read on a thread of its own, goes to the host's `push_stdin` upcall chunk by chunk, as
+    /// OpenPMIx 5.0 does (PRRTE's prterun forwards its stdin to rank 0 so); its end is not
+    /// pushed (OpenPMIx's server stops reading, and PRRTE's upcall takes no empty input).
+    pub fn push_stdin_for_self(&self, targets: &[Proc], directives: &[Info]) -> Result<()> {
+        self.require(Upcall::PushStdin)?;
+        let me = self.arc();
+        let id = self.cfg.id.clone();
+        let targets = targets.to_vec();
+        crate::iof::forward_stdin(directives, false, move |data, dirs| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            me.host.push_stdin(
+                &id,
+                &targets,
+                dirs,
+                data,
+                Box::new(move |r| {
+                    let _ = tx.send(r);
+                }),
+            );
+            rx.recv().map_err(|_| Error::Unreach)?
+        })
+    }
+
     /// The command IOF_PUSH: `PMIx_IOF_push`.
     pub(super) fn on_iof_push(
         &self,

@@ -132,6 +132,26 @@ impl Shared {
         Ok(())
     }
 
+    /// `PMIx_Job_control` in the server's own process: the host's job-control upcall, with
+    /// the server itself as the requester, as OpenPMIx 5.0 does (PRRTE's prterun forwards
+    /// the signals it gets to its job so).
+    pub fn job_control_for_self(
+        &self,
+        targets: &[Proc],
+        directives: &[Info],
+        done: crate::host::Done<(pmix_status_t, Vec<Info>)>,
+    ) -> Result<()> {
+        self.require(Upcall::JobControl)?;
+        let me = self.cfg.id.clone();
+        self.host.job_control(
+            &me,
+            targets,
+            directives,
+            Box::new(move |r: Result<Vec<Info>>| done(r.map(|v| (PMIX_SUCCESS, v)))),
+        );
+        Ok(())
+    }
+
     /// The command QUERY: `PMIx_Query_info`.
     pub(super) fn on_query(
         &self,

@@ -302,8 +302,8 @@ pub unsafe extern "C" fn PMIx_IOF_deregister(
 ///
 /// In a server process (not the client of another server), a NULL `bo` without
 /// `PMIX_IOF_PUSH_STDIN` is answered `PMIX_OPERATION_SUCCEEDED` at once and `cbfunc` is not
-/// called, as OpenPMIx 5.0 does (PRRTE's prterun ends its stdin so). Stdin pushed by a server
-/// process through its own host (`push_stdin`) is not implemented yet.
+/// called, as OpenPMIx 5.0 does (PRRTE's prterun ends its stdin so); with
+/// `PMIX_IOF_PUSH_STDIN` its stdin goes to its own host's `push_stdin` upcall.
 ///
 /// # Safety
 /// The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.
@@ -327,7 +327,11 @@ pub unsafe extern "C" fn PMIx_IOF_push(
         // SAFETY: per this function's contract.
         let dirs = unsafe { convert::infos_from_c(directives, ndirs) }?;
         if pmix_core::values::info_flag(&dirs, PMIX_IOF_PUSH_STDIN) {
-            c.iof_push_stdin(&targets, &dirs)?;
+            match lifecycle::server_only() {
+                // A server process hands its stdin to its own host (OpenPMIx 5.0's rule).
+                Some(s) => s.push_stdin_for_self(&targets, &dirs)?,
+                None => c.iof_push_stdin(&targets, &dirs)?,
+            }
             if cbfunc.is_some() {
                 let done = crate::callback::op("PMIx_IOF_push", cbfunc, cbdata);
                 c.post(move || done(Ok(())))?;

@@ -117,7 +117,13 @@ pub unsafe extern "C" fn PMIx_Job_control(
         // SAFETY: per this function's contract.
         let (t, d) = unsafe { (procs(targets, ntargets)?, infos(directives, ndirs)?) };
         // SAFETY: per this function's contract.
-        unsafe { infos_blocking(results, nresults, |done| c.job_control_nb(&t, &d, done)) }
+        unsafe {
+            infos_blocking(results, nresults, |done| match lifecycle::server_only() {
+                // A server process hands it to its own host (OpenPMIx 5.0's rule).
+                Some(s) => s.job_control_for_self(&t, &d, done),
+                None => c.job_control_nb(&t, &d, done),
+            })
+        }
     })
 }
 
@@ -138,11 +144,12 @@ pub unsafe extern "C" fn PMIx_Job_control_nb(
         let c = lifecycle::client()?;
         // SAFETY: per this function's contract.
         let (t, d) = unsafe { (procs(targets, ntargets)?, infos(directives, ndirs)?) };
-        c.job_control_nb(
-            &t,
-            &d,
-            callback::info("PMIx_Job_control_nb", cbfunc, cbdata),
-        )
+        let done = callback::info("PMIx_Job_control_nb", cbfunc, cbdata);
+        match lifecycle::server_only() {
+            // A server process hands it to its own host (OpenPMIx 5.0's rule).
+            Some(s) => s.job_control_for_self(&t, &d, done),
+            None => c.job_control_nb(&t, &d, done),
+        }
     })
 }
 
