@@ -160,8 +160,8 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr,
 
  In a server process (not the client of another server), a NULL `bo` without
  `PMIX_IOF_PUSH_STDIN` is answered `PMIX_OPERATION_SUCCEEDED` at once and `cbfunc` is not
- called, as OpenPMIx 5.0 does (PRRTE's prterun ends its stdin so). Stdin pushed by a server
- process through its own host (`push_stdin`) is not implemented yet.
+ called, as OpenPMIx 5.0 does (PRRTE's prterun ends its stdin so); with
+ `PMIX_IOF_PUSH_STDIN` its stdin goes to its own host's `push_stdin` upcall.
 
  # Safety
  The arrays are valid; `bo` NULL or valid; `cbfunc` NULL (the call blocks) or called once.
