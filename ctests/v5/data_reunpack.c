@@ -1,9 +1,9 @@
 /* PRRTE's connect data (prted/pmix/pmix_server_dyn.c): per process, a PMIX_PROC_NSPACE and a
  * PMIX_INFO holding PMIX_PROC_DATA (a data array of infos) are packed; the reader first
  * unpacks PMIX_INFO until that fails, puts the buffer's unpack_ptr back by hand, then
- * unpacks the namespace and the info. Both libraries let the first PMIX_INFO unpack
- * "succeed" over the namespace (the buffer is not type-described), which PRRTE survives by
- * putting unpack_ptr back. Printed for the differential run. */
+ * unpacks the namespace and the info. Both libraries answer the first PMIX_INFO unpack
+ * with success over the namespace (the buffer carries no types). Printed for the
+ * differential run. */
 #include <pmix.h>
 #include <pmix_server.h>
 #include <stdio.h>
