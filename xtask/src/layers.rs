@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The crates whose rooms the rule covers.
-pub const CRATES: &[&str] = &["pmix-core", "pmix-ffi", "pmixrun"];
+pub const CRATES: &[&str] = &["pmix-core", "pmix-ffi", "pmix-internals", "pmixrun"];
 
 /// Which rooms each room imports, per crate; and within folder rooms, which files import
 /// which sibling files.

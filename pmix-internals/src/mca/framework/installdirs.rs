@@ -211,7 +211,8 @@ fn library_path() -> Option<Vec<u8>> {
         dli_sname: ptr::null(),
         dli_saddr: ptr::null_mut(),
     };
-    let addr = super::init::pmix_init_util as *const c_void;
+    // Any function of this library will do.
+    let addr = library_path as fn() -> Option<Vec<u8>> as *const c_void;
     // SAFETY: dladdr fills `info` for an address of this object.
     let ok = unsafe { libc::dladdr(addr, &mut info) };
     if ok == 0 || info.dli_fname.is_null() {
