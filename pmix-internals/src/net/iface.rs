@@ -5,14 +5,7 @@ use core::ffi::{CStr, c_char, c_int, c_uint, c_void};
 use core::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-unsafe extern "C" {
-    fn inet_ntop(
-        af: c_int,
-        src: *const c_void,
-        dst: *mut c_char,
-        size: libc::socklen_t,
-    ) -> *const c_char;
-}
+use crate::util::fd::inet_ntop;
 
 /// `pmix_if_do_not_resolve` (MCA `pif_base_do_not_resolve`): `ifislocal` answers false
 /// without resolving anything.

@@ -97,7 +97,7 @@ pub extern "C" fn pmix_fd_is_blkdev(fd: c_int) -> bool {
 
 unsafe extern "C" {
     /// POSIX `inet_ntop` (not in the `libc` crate).
-    fn inet_ntop(
+    pub(crate) fn inet_ntop(
         af: c_int,
         src: *const c_void,
         dst: *mut c_char,

@@ -63,66 +63,29 @@ pub const VAR_TYPE_BOOL: c_int = 7;
 /// `PMIX_MCA_BASE_VAR_SYN_FLAG_DEPRECATED`.
 pub const VAR_SYN_FLAG_DEPRECATED: c_int = 1;
 
-/// Functions of the other parts of this crate (variables, output, help, utilities), with
-/// OpenPMIx's prototypes.
+/// Functions of the other parts of this crate (variables, output, help, utilities), and the
+/// C-variadic ones of `csrc/variadic.c`, under the names this family calls them by.
 pub(crate) mod ffi {
-    use core::ffi::{c_char, c_int, c_void};
+    use core::ffi::{c_char, c_int};
+
+    pub use crate::mca::var::{
+        pmix_mca_base_framework_var_register, pmix_mca_base_var_group_deregister,
+        pmix_mca_base_var_group_find, pmix_mca_base_var_group_register, pmix_mca_base_var_init,
+        pmix_mca_base_var_register, pmix_mca_base_var_register_synonym,
+    };
+    pub use crate::output::{
+        pmix_output_close, pmix_output_init, pmix_output_open, pmix_output_set_verbosity,
+    };
+    pub use crate::util::environ::pmix_home_directory;
 
     unsafe extern "C" {
-        pub fn pmix_mca_base_var_init() -> c_int;
-        pub fn pmix_mca_base_var_register(
-            project: *const c_char,
-            framework: *const c_char,
-            component: *const c_char,
-            name: *const c_char,
-            description: *const c_char,
-            ty: c_int,
-            storage: *mut c_void,
-        ) -> c_int;
-        pub fn pmix_mca_base_var_register_synonym(
-            synonym_for: c_int,
-            project: *const c_char,
-            framework: *const c_char,
-            component: *const c_char,
-            name: *const c_char,
-            flags: c_int,
-        ) -> c_int;
-        pub fn pmix_mca_base_framework_var_register(
-            framework: *const super::Framework,
-            name: *const c_char,
-            help: *const c_char,
-            ty: c_int,
-            storage: *mut c_void,
-        ) -> c_int;
-        pub fn pmix_mca_base_var_group_register(
-            project: *const c_char,
-            framework: *const c_char,
-            component: *const c_char,
-            description: *const c_char,
-        ) -> c_int;
-        pub fn pmix_mca_base_var_group_deregister(group_index: c_int) -> c_int;
-        pub fn pmix_mca_base_var_group_find(
-            project: *const c_char,
-            framework: *const c_char,
-            component: *const c_char,
-        ) -> c_int;
-
-        pub fn pmix_output_init() -> bool;
-        pub fn pmix_output_open(lds: *mut c_void) -> c_int;
-        pub fn pmix_output_close(output_id: c_int);
-        pub fn pmix_output_set_verbosity(output_id: c_int, level: c_int);
         pub fn pmix_output(output_id: c_int, format: *const c_char, ...);
-        /// `pmix_output_desc_t pmix_output_info[64]`: only the verbosity of each is read here.
-        pub static pmix_output_info: [u8; 4608];
-
         pub fn pmix_show_help(
             filename: *const c_char,
             topic: *const c_char,
             want_error_header: c_int,
             ...
         ) -> c_int;
-
-        pub fn pmix_home_directory(uid: libc::uid_t) -> *const c_char;
     }
 }
 
@@ -302,24 +265,17 @@ crate::class!(
     None
 );
 
-/// Size of `pmix_output_desc_t`, and the offset of its `ldi_verbose_level`.
-const OUTPUT_DESC_SIZE: usize = 72;
-const OUTPUT_DESC_VERBOSE: usize = 4;
-
 /// Whether a message of `level` on stream `id` would be printed (the test that OpenPMIx's
 /// `pmix_output_verbose` macro makes on `pmix_output_info[id].ldi_verbose_level`).
 pub fn verbose_on(level: c_int, id: c_int) -> bool {
     if !(0..64).contains(&id) {
         return false;
     }
-    // SAFETY: reading one int of the exported 64-descriptor array, at a descriptor's
-    // verbosity, through the symbol (an executable may hold the copy).
+    // SAFETY: reading one int of the exported descriptor array, through the symbol (an
+    // executable may hold the copy).
     let v = unsafe {
-        let base = (&raw const ffi::pmix_output_info).cast::<u8>();
-        ptr::read_volatile(
-            base.add(id as usize * OUTPUT_DESC_SIZE + OUTPUT_DESC_VERBOSE)
-                .cast::<c_int>(),
-        )
+        let info = &raw const crate::output::pmix_output_info;
+        ptr::read_volatile(&raw const (*info)[id as usize].ldi_verbose_level)
     };
     v >= level
 }
@@ -781,7 +737,7 @@ pub unsafe extern "C" fn pmix_mca_base_framework_register(
             let desc = cstring(&[b"Verbosity level for the ", n, b" framework (default: 0)"]);
             (*fw).framework_verbose = VERBOSE_ERROR;
             let ret = ffi::pmix_mca_base_framework_var_register(
-                fw,
+                fw.cast_const().cast(),
                 c"verbose".as_ptr(),
                 desc.as_ptr(),
                 VAR_TYPE_INT,

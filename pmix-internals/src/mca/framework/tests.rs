@@ -196,8 +196,11 @@ fn layouts_match_openpmix() {
     layout(
         FACTS,
         "pmix_output_desc_t",
-        OUTPUT_DESC_SIZE,
-        &[("ldi_verbose_level", OUTPUT_DESC_VERBOSE)],
+        size_of::<crate::output::OutputDesc>(),
+        &[(
+            "ldi_verbose_level",
+            offset_of!(crate::output::OutputDesc, ldi_verbose_level),
+        )],
     );
     layout(
         FACTS,

@@ -21,7 +21,10 @@ pub mod keyval;
 mod pmdl;
 
 pub use alias::{pmix_mca_base_alias_cleanup, pmix_mca_base_alias_register};
-pub use group::Group;
+pub use group::{
+    Group, pmix_mca_base_var_group_deregister, pmix_mca_base_var_group_find,
+    pmix_mca_base_var_group_register,
+};
 pub use keyval::FileValue;
 
 use crate::list::{self, List};
