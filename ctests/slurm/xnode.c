@@ -6,9 +6,10 @@
  *            data of other nodes comes with the fence)
  *   barrier  Put/Commit, Fence without data, then Get (other nodes' keys by direct modex)
  *   nofence  Put/Commit, Get with no fence at all (direct modex; the peer may not have
- *            committed yet: the Get waits), then a barrier. The reference answers a Get of
+ *            committed yet: the Get waits). The reference answers a Get of
  *            a key a peer on the same node has not committed yet with NOT_FOUND at once,
  *            so in this mode a NOT_FOUND is retried (every 50 ms, for at most 10 s)
+ *   (fence, barrier and nofence each end with a Fence without data)
  *   order    two fences, first without data then with PMIX_COLLECT_DATA, each entered late
  *            by one rank (the last rank sleeps 1 s before the first, rank 0 before the
  *            second); around each a rank prints "xnode enter R K T" and, when it returns,
@@ -173,7 +174,9 @@ int main(int argc, char **argv)
         good ? ok++ : failed++;
         rc = PMIX_SUCCESS;
     }
-    if (0 == strcmp(mode, "nofence") && PMIX_SUCCESS != (rc = fence(false))) {
+    /* a last barrier in every mode: a node's slurmstepd ends with its own ranks, and with it
+     * the data of those ranks that a peer elsewhere may still be asking for by direct modex */
+    if (PMIX_SUCCESS != (rc = fence(false))) {
         printf("xnode get %u - - nodeid - host - FAILED final barrier: %s\n", me.rank,
                PMIx_Error_string(rc));
         failed++;
