@@ -26,9 +26,7 @@ OUR_LIB=$(realpath "$OURS/libpmix.so.2")
 [ -e "$OUR_LIB" ] || { echo "FAIL prrte: no libpmix.so.2 in $OURS"; exit 1; }
 
 # What our library cannot do yet: check -> why.
-declare -A NOT_YET=(
-  [spawn]="the spawn works, but PRRTE logs UNPACK-PAST-END (pmix_server_dyn.c:1113) unpacking the connect data with PMIx_Data_unpack"
-)
+declare -A NOT_YET=()
 
 work=$(mktemp -d /tmp/pmixprrte.XXXXXX)
 cleanup() { [ "${KEEP:-0}" = 1 ] && echo "kept $work" || rm -rf "$work"; }

@@ -1607,3 +1607,74 @@ fn refresh_cache_requests_of_5_0_clients_get_the_processes_data() {
         c.finalize().unwrap();
     }
 }
+
+/// Counts the connect and disconnect upcalls it gets, and completes each at once.
+#[derive(Default)]
+struct ConnectCountingHost {
+    calls: Mutex<Vec<&'static str>>,
+}
+
+impl pmix_core::host::Host for ConnectCountingHost {
+    fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
+        use pmix_core::host::Upcall;
+        matches!(upcall, Upcall::Connect | Upcall::Disconnect)
+    }
+    fn connect(&self, _procs: &[Proc], _info: &[Info], done: pmix_core::host::Done<()>) {
+        self.calls.lock().unwrap().push("connect");
+        done(Ok(()))
+    }
+    fn disconnect(&self, _procs: &[Proc], _info: &[Info], done: pmix_core::host::Done<()>) {
+        self.calls.lock().unwrap().push("disconnect");
+        done(Ok(()))
+    }
+}
+
+/// Job "ns" of `size` ranks, of which ranks 0..local run here, on a server with `host`; the
+/// local ranks connect and then disconnect (all of "ns"), one thread each. Returns what the
+/// host was asked.
+fn connect_all_of_ns(host: Arc<ConnectCountingHost>, size: u32, local: u32) -> Vec<&'static str> {
+    let s = TestServer(server::start(host.clone(), test_config()).expect("server"));
+    let peers = (0..local)
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let info = vec![
+        Info::new(key(PMIX_JOB_SIZE), Value::Uint32(size)),
+        Info::new(key(PMIX_LOCAL_SIZE), Value::Uint32(local)),
+        Info::new(key(PMIX_LOCAL_PEERS), Value::String(Some(peers.into()))),
+    ];
+    s.register_nspace(&PStr::from("ns"), local, &info)
+        .expect("register");
+    let clients: Vec<Arc<Client>> = (0..local)
+        .map(|r| Arc::new(Client::connect(Some(register_rank(&s, r))).expect("connect")))
+        .collect();
+    let threads: Vec<_> = clients
+        .iter()
+        .cloned()
+        .map(|c| {
+            let all = [Proc::new("ns", PMIX_RANK_WILDCARD)];
+            std::thread::spawn(move || {
+                c.connect_procs(&all, &[])?;
+                c.disconnect_procs(&all, &[])
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap().expect("connect and disconnect succeed");
+    }
+    for c in &clients {
+        c.finalize().unwrap();
+    }
+    host.calls.lock().unwrap().clone()
+}
+
+#[test]
+fn a_connect_of_local_clients_only_completes_without_the_host() {
+    // As OpenPMIx 4.2 and 5.0 do (their trackers' "local" flag): PRRTE's connect upcall,
+    // called needlessly, asked for every participant's data and logged an unpack error.
+    let host = Arc::new(ConnectCountingHost::default());
+    assert_eq!(connect_all_of_ns(host, 2, 2), Vec::<&str>::new());
+    // With a rank on another node, the host is asked, once for both local clients.
+    let host = Arc::new(ConnectCountingHost::default());
+    assert_eq!(connect_all_of_ns(host, 3, 2), ["connect", "disconnect"]);
+}

@@ -425,13 +425,15 @@ impl Shared {
                 });
                 self.host.fence_nb(&procs, &c.info, contribution, done);
             }
-            CollKind::Connect if self.host.provides(Upcall::Connect) => {
+            // As the reference: a [dis]connect whose participants are all this server's
+            // clients completes here, and the host never hears of it.
+            CollKind::Connect if needs_host && self.host.provides(Upcall::Connect) => {
                 let done = self.later(move |s, r, res: Result<()>| {
                     finish(s, r, res.map(|()| (Vec::new(), None)), kind)
                 });
                 self.host.connect(&procs, &c.info, done);
             }
-            CollKind::Disconnect if self.host.provides(Upcall::Disconnect) => {
+            CollKind::Disconnect if needs_host && self.host.provides(Upcall::Disconnect) => {
                 let done = self.later(move |s, r, res: Result<()>| {
                     finish(s, r, res.map(|()| (Vec::new(), None)), kind)
                 });
