@@ -518,21 +518,8 @@ pub fn forward_stdin(
     std::thread::Builder::new()
         .name("pmix-iof-stdin".into())
         .spawn(move || {
-            use std::io::Read as _;
-            let mut buf = vec![0u8; 64 * 1024];
-            let mut input = std::io::stdin();
-            loop {
-                let n = match input.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    Err(_) => break,
-                };
-                if push(Some(&buf[..n]), &dirs).is_err() {
-                    return;
-                }
-            }
-            if end {
+            let eof = copy_stdin(|chunk| push(Some(chunk), &dirs).is_ok());
+            if eof && end {
                 let mut last = dirs.clone();
                 last.push(Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true)));
                 let _ = push(None, &last);
@@ -540,6 +527,26 @@ pub fn forward_stdin(
         })
         .map_err(|_| crate::Error::NoMem)?;
     Ok(())
+}
+
+/// Reads this process's stdin until end of file or a read error (an interrupted read is
+/// retried), handing each chunk (at most 64 KiB) to `chunk`, on the calling thread. Returns
+/// false as soon as `chunk` refuses one (returns false), true at the end of input.
+pub fn copy_stdin(mut chunk: impl FnMut(&[u8]) -> bool) -> bool {
+    use std::io::Read as _;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut input = std::io::stdin();
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return true,
+        };
+        if !chunk(&buf[..n]) {
+            return false;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -418,8 +418,6 @@ impl Iof {
         let _ = std::thread::Builder::new()
             .name("stdin".into())
             .spawn(move || {
-                let mut buf = vec![0u8; 64 * 1024];
-                let mut input = std::io::stdin().lock();
                 let push = |data: &[u8], end: bool| -> bool {
                     let (tx, rx) = std::sync::mpsc::sync_channel(1);
                     me.push_stdin(
@@ -432,19 +430,10 @@ impl Iof {
                     );
                     matches!(rx.recv(), Ok(Ok(())))
                 };
-                loop {
-                    let n = match input.read(&mut buf) {
-                        Ok(0) => break,
-                        Ok(n) => n,
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                        Err(_) => break,
-                    };
-                    if !push(&buf[..n], false) {
-                        // Every target has closed its input (or a tool ended it).
-                        return;
-                    }
+                // Stops early when every target has closed its input (or a tool ended it).
+                if pmix_core::iof::copy_stdin(|chunk| push(chunk, false)) {
+                    push(&[], true);
                 }
-                push(&[], true);
             });
     }
 }
