@@ -1446,6 +1446,66 @@ static bool reap(void)
     return live;
 }
 
+/* The getall scenario (client.c): once its clients are gone, the host asks its own library
+ * for all of each rank's data (PMIx_Get with a NULL key), as PRRTE does when a connect spans
+ * nodes (with PMIX_OPTIONAL and a scope). Prints the ctest keys found, sorted. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+static void host_getall(const job_t *job)
+{
+    static const struct {
+        const char *name;
+        pmix_scope_t scope;
+    } scopes[] = {{"LOCAL", PMIX_LOCAL}, {"REMOTE", PMIX_REMOTE}, {"GLOBAL", PMIX_GLOBAL},
+                  {"none", PMIX_SCOPE_UNDEF}};
+    pmix_rank_t r;
+    size_t s, n;
+    bool yes = true;
+    for (r = 0; r < job->nprocs; r++) {
+        for (s = 0; s < sizeof(scopes) / sizeof(scopes[0]); s++) {
+            pmix_info_t info[2];
+            pmix_proc_t p;
+            pmix_value_t *v = NULL;
+            pmix_status_t rc;
+            char keys[256] = "";
+            PMIX_LOAD_PROCID(&p, job->nspace, r);
+            info_load(&info[0], PMIX_OPTIONAL, &yes, PMIX_BOOL);
+            info_load(&info[1], PMIX_DATA_SCOPE, &scopes[s].scope, PMIX_SCOPE);
+            rc = PMIx_Get(&p, NULL, info, scopes[s].scope == PMIX_SCOPE_UNDEF ? 1 : 2, &v);
+            if (rc == PMIX_SUCCESS && v != NULL && v->type == PMIX_DATA_ARRAY
+                && v->data.darray != NULL && v->data.darray->type == PMIX_INFO) {
+                pmix_info_t *a = (pmix_info_t *) v->data.darray->array;
+                const char *found[16];
+                size_t nfound = 0;
+                for (n = 0; n < v->data.darray->size; n++) {
+                    if (strncmp(a[n].key, "ctest.", 6) == 0 && nfound < 16) {
+                        found[nfound++] = a[n].key;
+                    }
+                }
+                /* sorted: the libraries order them differently */
+                qsort(found, nfound, sizeof(found[0]), cmp_str);
+                for (n = 0; n < nfound; n++) {
+                    strncat(keys, " ", sizeof(keys) - strlen(keys) - 1);
+                    strncat(keys, found[n], sizeof(keys) - strlen(keys) - 1);
+                }
+            } else if (rc == PMIX_SUCCESS) {
+                strcpy(keys, " (not a DATA_ARRAY of INFO)");
+            }
+            printf("host: rank %u, %s, optional: %s%s\n", r, scopes[s].name,
+                   PMIx_Error_string(rc), keys);
+            if (v != NULL) {
+                PMIX_VALUE_RELEASE(v);
+            }
+            PMIX_INFO_DESTRUCT(&info[0]);
+            PMIX_INFO_DESTRUCT(&info[1]);
+        }
+    }
+    fflush(stdout);
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: host [-n N] [-t SECONDS] [--] client_prog args...\n");
@@ -1578,6 +1638,9 @@ int main(int argc, char **argv)
             next = l->next;
             answer_lookup(l->cbfunc, l->cbdata, PMIX_ERR_NOT_FOUND, NULL, 0, 0);
             lookup_req_free(l);
+        }
+        if (strcmp(argv[argc - 1], "getall") == 0 && jobs != NULL) {
+            host_getall(jobs);   /* the initial job (jobs are appended) */
         }
         for (j = jobs; j != NULL; j = j->next) {
             if (j->registered) {

@@ -45,9 +45,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${RUN_REF_SKIP:=0}"
 
 SCENARIOS=(modex barrier job pubsub spawn connect events query log jobctl group invite fabric fabric_plane
-           threads resolve refresh abort
+           threads resolve refresh getall abort
            abort_in_fence)
 REF_SKIP=(fabric_plane abort_in_fence refresh)
+# Scenarios whose client side OpenPMIx 4.2.2 answers otherwise than 5.0.11 and ours: skipped
+# when a client is 4.2.2's. getall: 4.2.2's client answers a peer's PMIx_Get without a key
+# with the peer's job data only, 5.0.11's and ours with its shared data too.
+NOT_42_CLIENTS=(getall)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -119,6 +123,10 @@ for s in "${names[@]}"; do
   if [ -z "$HOST_LIB" ] && [ "$RUN_REF_SKIP" != 1 ] \
      && [[ " ${REF_SKIP[*]} " == *" $s "* ]]; then
     echo "SKIP $s (reference bug, see client.c)"; continue
+  fi
+  if { [ -z "$CLIENT_LIB" ] || [ "$ODD_LIB" = ref ] || [ "$THIRD_LIB" = ref ]; } \
+     && [[ " ${NOT_42_CLIENTS[*]} " == *" $s "* ]]; then
+    echo "SKIP $s (4.2.2 clients answer otherwise, see NOT_42_CLIENTS)"; continue
   fi
   if [ ! -f "$here/expected/$s.out" ]; then
     echo "FAIL $s: no expected/$s.out"; fail=1; continue

@@ -554,6 +554,17 @@ impl Value {
         }
     }
 
+    /// A data array of infos made of key-value pairs (`PMIx_Get` without a key).
+    pub fn info_array(kvals: impl IntoIterator<Item = Kval>) -> Value {
+        Value::DataArray(Box::new(DataArray {
+            ty: PMIX_INFO,
+            items: kvals
+                .into_iter()
+                .map(|kv| Value::Info(Box::new(Info::new(kv.key, kv.value))))
+                .collect(),
+        }))
+    }
+
     /// A data array of processes (the inverse of [`Value::procs`]).
     pub fn proc_array(procs: impl IntoIterator<Item = Proc>) -> Value {
         Value::DataArray(Box::new(DataArray {

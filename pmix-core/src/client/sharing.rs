@@ -136,7 +136,7 @@ impl Client {
     pub(super) fn getnb_payload(
         &self,
         proc: &Proc,
-        key: &[u8],
+        key: Option<&[u8]>,
         info: &[Info],
         reserved_own: bool,
     ) -> Vec<u8> {
@@ -147,8 +147,12 @@ impl Client {
         let mut p = Pack::cmd(self.mode, cmd::GETNB);
         p.string(Some(proc.nspace.as_bytes()))
             .rank(proc.rank)
-            .infos(&info)
-            .string(Some(key));
+            .infos(&info);
+        // No key is sent as no string at all, as OpenPMIx's client does: its 5.0.11 server
+        // takes a packed NULL string for a key given and crashes on it.
+        if key.is_some() {
+            p.string(key);
+        }
         p.into_bytes()
     }
 
@@ -168,7 +172,10 @@ impl Client {
             return (p.into_bytes(), true);
         }
         let reserved_own = key.starts_with(b"pmix.") && proc.nspace == self.me.nspace;
-        (self.getnb_payload(proc, key, info, reserved_own), false)
+        (
+            self.getnb_payload(proc, Some(key), info, reserved_own),
+            false,
+        )
     }
 
     /// Stores the server's answer to [`Client::get_request`].
@@ -281,6 +288,65 @@ impl Client {
             Lookup::Found(v) => Ok(v),
             _ => Err(Error::NotFound),
         }
+    }
+
+    /// `PMIx_Get` without a key: all that is known of one process, as a data array of
+    /// infos (what OpenPMIx 5.0's client answers; see `docs/notes/datastore.md`). The data
+    /// the process shared (its puts for itself; for a peer what a fence, a Get or its node's
+    /// modex segment brought), then its job data (`pmix.pdata`), each key once. A peer of
+    /// whose shared data nothing is held is asked of the server first, unless
+    /// `PMIX_OPTIONAL`. The data a client holds of a peer is not kept by scope: with
+    /// `PMIX_DATA_SCOPE` `LOCAL` or `REMOTE` a peer's data is `NotFound`, as 5.0.11's
+    /// client answers it with `PMIX_OPTIONAL`.
+    ///
+    /// # Errors
+    /// `BadParam` for a rank that names no one process (WILDCARD, UNDEF, ...); `NotFound`
+    /// when nothing is known; the server's status or `Unreach` from the request.
+    pub fn get_all(&self, proc: &Proc, info: &[Info]) -> Result<Value> {
+        let proc = self.normalize(proc).into_owned();
+        if proc.rank >= PMIX_RANK_VALID {
+            return Err(Error::BadParam);
+        }
+        let q = GetQuals::parse(info);
+        let mine = proc == self.me;
+        if !mine && matches!(q.scope, Some(PMIX_LOCAL | PMIX_REMOTE)) {
+            return Err(Error::NotFound);
+        }
+        let mut held = self.all_held(&proc);
+        if held.0.is_empty() && !mine && !q.optional && self.conn.is_some() {
+            let info: Vec<Info> = info
+                .iter()
+                .filter(|i| !i.is(PMIX_DATA_SCOPE))
+                .cloned()
+                .collect();
+            let reply = self.request(self.getnb_payload(&proc, None, &info, false), None)?;
+            Self::ingest_get_reply(self.mode, &self.store, &reply)?;
+            held = self.all_held(&proc);
+        }
+        let (shared, job) = held;
+        let mut seen = std::collections::HashSet::new();
+        let all: Vec<Kval> = shared
+            .into_iter()
+            .chain(job)
+            .filter(|kv| seen.insert(kv.key.clone()))
+            .collect();
+        if all.is_empty() {
+            return Err(Error::NotFound);
+        }
+        Ok(Value::info_array(all))
+    }
+
+    /// What [`Client::get_all`] finds held: the shared data (store, then the modex
+    /// segment), and the job data.
+    fn all_held(&self, proc: &Proc) -> (Vec<Kval>, Vec<Kval>) {
+        let (mut shared, job) = self.store.read().all_of(proc);
+        if proc.nspace == self.me.nspace
+            && proc.rank != self.me.rank
+            && let Some(seg) = self.modex.as_ref().and_then(|m| m.all(proc.rank))
+        {
+            shared.extend(seg);
+        }
+        (shared, job)
     }
 
     /// `PMIx_Get_nb`: `done` runs on the progress thread.

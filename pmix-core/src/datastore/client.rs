@@ -262,6 +262,21 @@ impl ClientStore {
         parse_rank_list(v.as_str()?.as_bytes())
     }
 
+    /// All that is held of one process (`PMIx_Get` without a key): the data it shared
+    /// (what this process put, or received of a peer through a fence or a Get), and its own
+    /// job data (`pmix.pdata`).
+    pub fn all_of(&self, proc: &Proc) -> (Vec<Kval>, Vec<Kval>) {
+        let Some(ns) = self.nspaces.get(&proc.nspace) else {
+            return (Vec::new(), Vec::new());
+        };
+        let shared = ns
+            .peers
+            .get(&proc.rank)
+            .map(KvList::to_vec)
+            .unwrap_or_default();
+        (shared, ns.job.rank_items(proc.rank))
+    }
+
     /// Applies the retrieval rules (see `docs/notes/datastore.md`).
     ///
     /// `proc.rank` may be WILDCARD (job realm, or the session, node or app realm with the

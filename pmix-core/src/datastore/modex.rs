@@ -398,6 +398,33 @@ impl ModexStore {
         Some(Cow::Owned(e))
     }
 
+    /// What a server's own `PMIx_Get` without a key sees of `proc` in `scope`, as
+    /// OpenPMIx's server answers it: `LOCAL` its LOCAL and GLOBAL values, `REMOTE` its
+    /// REMOTE and GLOBAL ones (for a process of another node, what its node sent, which has
+    /// no local values), `GLOBAL` the two lists one after the other (a GLOBAL value twice,
+    /// as the reference gives it). Empty when nothing is held.
+    pub fn scoped(&self, proc: &Proc, scope: pmix_scope_t) -> Vec<Kval> {
+        let Some(e) = self.view(proc) else {
+            return Vec::new();
+        };
+        let local = || {
+            if e.committed_here {
+                e.list(true)
+            } else {
+                Vec::new()
+            }
+        };
+        match scope {
+            PMIX_LOCAL => local(),
+            PMIX_REMOTE => e.list(false),
+            _ => {
+                let mut v = local();
+                v.extend(e.list(false));
+                v
+            }
+        }
+    }
+
     /// Whether the process committed anything (or its data arrived from another node).
     pub fn has(&self, proc: &Proc) -> bool {
         self.procs.contains_key(proc)

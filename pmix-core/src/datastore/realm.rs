@@ -458,6 +458,23 @@ impl JobData {
             .flatten()
     }
 
+    /// Every key of `rank`'s own job data (its `pmix.pdata`, not `pmix.rank` or qualified
+    /// values), in the order held.
+    pub(crate) fn rank_items(&self, rank: u32) -> Vec<Kval> {
+        if let Some(kv) = self.ranks.get(&rank) {
+            return kv.to_vec();
+        }
+        self.mapped_items(rank)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|i| i.key.as_bytes() != keys::RANK && i.key.as_bytes() != keys::QUALIFIED_VALUE)
+            .map(|i| Kval {
+                key: i.key,
+                value: i.value,
+            })
+            .collect()
+    }
+
     /// Copies the mapped data of `rank` into the heap (once), so that data added to the
     /// rank merges with it.
     pub(crate) fn materialize(&mut self, rank: u32) {

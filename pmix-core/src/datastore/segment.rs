@@ -955,6 +955,48 @@ impl ModexReader {
         })
     }
 
+    /// Every value in the current blob of `rank` (the newest first); `None` when
+    /// [`ModexReader::find`] would find nothing for any key (retired segment, no slot or
+    /// blob, a damaged blob, or one the server kept rewriting).
+    pub(crate) fn all(&self, rank: u32) -> Option<Vec<Kval>> {
+        use std::sync::atomic::{Ordering, fence};
+        if !self.live() {
+            return None;
+        }
+        let l = &self.layout;
+        let field = |i| l.slot_field(rank, i).and_then(|a| self.map.atomic(a));
+        let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
+            return None;
+        };
+        let mut blob = Vec::new();
+        for tries in 1..=READ_TRIES {
+            let s1 = seq.load(Ordering::Acquire);
+            if s1 % 2 == 1 {
+                if tries % 16 == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+                continue;
+            }
+            let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+            blob.clear();
+            let copied = match (usize::try_from(at), usize::try_from(n)) {
+                (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => {
+                    at.checked_add(n).is_some_and(|e| e <= self.map.len)
+                        && self.map.copy_out(at, n, &mut blob)
+                }
+                _ => false,
+            };
+            fence(Ordering::Acquire);
+            if seq.load(Ordering::Relaxed) != s1 {
+                continue;
+            }
+            return if copied { blob_kvals(&blob).ok() } else { None };
+        }
+        None
+    }
+
     /// [`ModexReader::find`] with the rank's slot fields and buffers for the copies.
     fn find_with(
         &self,

@@ -1157,6 +1157,37 @@ fn modex_scopes() {
     assert!(!m.has(&p));
 }
 
+/// What a server's own `PMIx_Get` without a key sees (`scoped`), as OpenPMIx's servers
+/// answer it (session scenario getall): LOCAL the local view, REMOTE the remote one, GLOBAL
+/// both in turn; a process of another node has no local view.
+#[test]
+fn modex_scoped_views_for_a_get_without_a_key() {
+    let mut m = ModexStore::new();
+    let p = proc("ns", 0);
+    assert_eq!(m.scoped(&p, PMIX_REMOTE), vec![]);
+    m.commit(&p, PMIX_LOCAL, vec![kvs("l", s("L")), kvs("g", s("G"))]);
+    m.commit(&p, PMIX_REMOTE, vec![kvs("r", s("R")), kvs("g", s("G"))]);
+    let keys = |scope| -> Vec<String> {
+        m.scoped(&p, scope)
+            .into_iter()
+            .map(|k| k.key.to_string())
+            .collect()
+    };
+    assert_eq!(keys(PMIX_LOCAL), ["l", "g"]);
+    assert_eq!(keys(PMIX_REMOTE), ["g", "r"]);
+    assert_eq!(keys(PMIX_GLOBAL), ["l", "g", "g", "r"]);
+    let o = proc("other", 3);
+    let blob = {
+        let mut other = ModexStore::new();
+        other.commit(&o, PMIX_GLOBAL, vec![kvs("o", s("1"))]);
+        other.dmodex_answer(&o)
+    };
+    m.absorb_dmodex(&o, &blob).unwrap();
+    assert_eq!(m.scoped(&o, PMIX_LOCAL), vec![]);
+    assert_eq!(m.scoped(&o, PMIX_REMOTE), vec![kvs("o", s("1"))]);
+    assert_eq!(m.scoped(&o, PMIX_GLOBAL), vec![kvs("o", s("1"))]);
+}
+
 /// COMMITs are numbered store-wide and each local-view key carries the number of the COMMIT
 /// that last set it, so a server can send a requester only what changed since its last reply.
 #[test]

@@ -62,6 +62,23 @@ impl Shared {
         self.get_requests.load(Ordering::Relaxed)
     }
 
+    /// The server process's own `PMIx_Get` without a key (PRRTE asks it for its clients'
+    /// data when a connect spans nodes), as OpenPMIx's server answers it: with a scope of
+    /// LOCAL, REMOTE or GLOBAL, the data the process committed (or its node sent) seen in
+    /// that scope ([`crate::datastore::ModexStore::scoped`]); without one, the process's
+    /// job data. Empty when nothing is held.
+    pub fn proc_data(&self, proc: &Proc, scope: Option<pmix_scope_t>) -> Vec<Kval> {
+        let st = self.state.lock();
+        match scope {
+            Some(s @ (PMIX_LOCAL | PMIX_REMOTE | PMIX_GLOBAL)) => st.modex.scoped(proc, s),
+            _ => st
+                .jobs
+                .get(&proc.nspace)
+                .map(|j| j.rank_info(proc.rank))
+                .unwrap_or_default(),
+        }
+    }
+
     /// `PMIx_server_dmodex_request`: the committed data of a local process, for another
     /// server. Waits until the process has committed.
     pub fn dmodex_request(&self, proc: &Proc, done: crate::host::Done<Vec<u8>>) {

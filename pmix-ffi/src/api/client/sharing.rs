@@ -120,6 +120,38 @@ fn own_answer(me: &pmix_core::Proc, p: Option<&pmix_core::Proc>, key: &[u8]) -> 
     None
 }
 
+/// `PMIx_Get` without a key: all of one process's data, as a data array of infos. No
+/// process, or a rank that names no one process (WILDCARD, ...), is `BadParam`, as with
+/// OpenPMIx. A server process (not also the client of another server) answers from what its
+/// clients committed, as OpenPMIx's server does (PRRTE asks it so when a connect spans
+/// nodes); a client from what it holds, asking its server if need be
+/// (`pmix_core::client::Client::get_all`).
+fn get_all(
+    c: &pmix_core::client::Client,
+    p: Option<&pmix_core::Proc>,
+    info: &[pmix_core::Info],
+) -> Result<Value, Error> {
+    let p = p.ok_or(Error::BadParam)?;
+    if p.rank >= PMIX_RANK_VALID {
+        return Err(Error::BadParam);
+    }
+    if let Some(s) = lifecycle::server_only()
+        && *p != c.me
+    {
+        let scope = pmix_core::datastore::GetQuals::parse(info).scope;
+        let mut p = p.clone();
+        if p.nspace.is_empty() {
+            p.nspace = c.me.nspace.clone();
+        }
+        let all = s.proc_data(&p, scope);
+        if all.is_empty() {
+            return Err(Error::NotFound);
+        }
+        return Ok(Value::info_array(all));
+    }
+    c.get_all(p, info)
+}
+
 /// See PMIx Standard v5, `PMIx_Get`. Data this process holds (job, node, app and session
 /// information; data received through a fence) is answered on the caller's thread.
 /// `*val` is always a new value, even with `PMIX_GET_STATIC_VALUES` or
@@ -144,10 +176,12 @@ pub unsafe extern "C" fn PMIx_Get(
         let out = unsafe { ptr::req_mut(val) }?;
         // SAFETY: per this function's contract.
         let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
-        let k = k.ok_or(Error::BadParam)?;
-        let v = match own_answer(&c.me, p.as_ref(), k.as_bytes()) {
-            Some(v) => v,
-            None => c.get(&p.unwrap_or_else(|| c.me.clone()), k.as_bytes(), &i)?,
+        let v = match k {
+            None => get_all(&c, p.as_ref(), &i)?,
+            Some(k) => match own_answer(&c.me, p.as_ref(), k.as_bytes()) {
+                Some(v) => v,
+                None => c.get(&p.unwrap_or_else(|| c.me.clone()), k.as_bytes(), &i)?,
+            },
         };
         let cv = convert::value_to_c(&v)?;
         let b = crate::alloc::calloc::<pmix_value_t>(1)?;
@@ -179,7 +213,16 @@ pub unsafe extern "C" fn PMIx_Get_nb(
         }
         // SAFETY: per this function's contract.
         let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
-        let k = k.ok_or(Error::BadParam)?;
+        let Some(k) = k else {
+            let p = p.ok_or(Error::BadParam)?;
+            if p.rank >= PMIX_RANK_VALID {
+                return Err(Error::BadParam);
+            }
+            let done = callback::value("PMIx_Get_nb", cbfunc, cbdata);
+            // May wait for the server: answered on a thread of its own.
+            std::thread::spawn(move || done(get_all(&c, Some(&p), &i)));
+            return Ok(());
+        };
         let done = callback::value("PMIx_Get_nb", cbfunc, cbdata);
         if let Some(v) = own_answer(&c.me, p.as_ref(), k.as_bytes()) {
             // Answered on another thread, as every non-blocking completion.
