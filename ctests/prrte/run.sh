@@ -7,7 +7,10 @@
 # names) masked, and the ranks' lines sorted where they come in any order. The checks:
 # prterun/mpirun --version, prterun --help, prte_info, prterun -n 2 hostname, a job whose
 # ranks exit 3, the libpmix prterun maps (only ours), the wheel's mpirun with 4-rank MPI
-# allreduce, ring and MPI_Comm_spawn programs (ctests/consumers/mpi), and stdin forwarded.
+# allreduce, ring and MPI_Comm_spawn programs (ctests/consumers/mpi), stdin forwarded, the
+# --output options (tag, tag-detailed and tag-fullname, rank with merged stderr, timestamp,
+# files), and tools attaching to a running prterun (our pps and pquery, the example tool
+# ctests/tools/tool.c on the library under test) after which prterun must still exit.
 #
 # One line per check: PASS, FAIL (with both outputs), or NOT-YET for a check listed in
 # NOT_YET below (what our library cannot do yet: it must still fail, so that the list stays
@@ -38,6 +41,12 @@ export PRTE_PREFIX=$OMPI5_DIR PMIX_PREFIX=$OMPI5_DIR OPAL_PREFIX=$OMPI5_DIR
 RUN=("$OMPI5_DIR/bin/prterun" --allow-run-as-root)
 MPIRUN=("$OMPI5_DIR/bin/mpirun" --allow-run-as-root --oversubscribe)
 
+# the example tool (ctests/tools/tool.c), built against our headers; each run loads the
+# library under test
+if ! cc -O1 -Wall -Werror -I"$STAGE/include" "$here/../tools/tool.c" -o "$work/tool" \
+     -L"$OURS" -lpmix 2> "$work/cc.err"; then
+  echo "FAIL prrte: tools/tool.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
+fi
 for p in allreduce ring spawn; do
   if ! "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror "$here/../consumers/mpi/$p.c" \
        -o "$work/$p" 2> "$work/cc.err"; then
@@ -51,11 +60,31 @@ mask() {  # the per-run details of an output
     -e 's/\[[0-9]+\]/[PID]/g' -e 's/pid [0-9]+/pid PID/g' \
     -e "s|$REF_LIB|LIBPMIX|g" -e "s|$OUR_LIB|LIBPMIX|g" \
     -e 's/OpenPMIx 5\.0\.11rc1 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
-    -e 's/pmix-rs 5\.0\.11 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' "$1" |
+    -e 's/pmix-rs 5\.0\.11 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
+    -e 's/:[0-9]+\]</:PID]</g' -e 's/\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4}\]/[TIME]/g' \
+    -e 's/PMIX_SUCCESS/SUCCESS/g' "$1" |
+    # pps's table: pids, and the columns they widen
+    if [ "${3:-}" = table ]; then sed -E -e 's/[0-9]{3,}/N/g' -e 's/ +/ /g'; else cat; fi |
     # the ranks' lines come in any order
     if [ "${2:-}" = sort ]; then sort; else cat; fi
 }
-checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn stdin)
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn stdin
+        output-tag output-detailed output-rank-merged output-timestamp output-file
+        tool-pps tool-pquery tool-example)
+# ranks that print a line on stdout and one on stderr
+TWO_LINES=(-n 2 sh -c 'echo out $PMIX_RANK; echo err $PMIX_RANK >&2')
+# a tool attaching to prterun while its job runs (prterun is started by the command; $1 is
+# the tool, the rest prterun's command line): the tool's output, then prterun's exit status
+# (prterun must end once its job has, after the tool left)
+ATTACH='tool=$1; shift; "$@" -n 2 sleep 3 & p=$!
+i=0; until ls "$TMPDIR"/prtrn.$p/pmix.*.tool.$p >/dev/null 2>&1 || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+case $tool in
+  pps) "$STAGE/bin/pps" --pid $p ;;
+  pquery) "$STAGE/bin/pquery" --pid $p PMIX_QUERY_NAMESPACES ;;
+  example) "$WORK/tool" $p ;;
+esac
+echo "tool exit $?"; wait $p; echo "prterun exit $?"'
+export STAGE WORK=$work
 [ $# -gt 0 ] && checks=("$@")
 
 cmd_of() {
@@ -72,6 +101,19 @@ cmd_of() {
     # rank 0 reads prterun's stdin (one line: the end of input is not forwarded, by either
     # library, so cat would wait for ever)
     stdin) CMD=(sh -c 'echo forwarded | "$@"' sh "${RUN[@]}" -n 1 head -1) ;;
+    # prterun's --output options: OpenPMIx's server formats what it writes of the job's
+    # output per the attributes PRRTE registers with the job
+    output-tag) CMD=("${RUN[@]}" --output tag "${TWO_LINES[@]}") ;;
+    output-detailed) CMD=("${RUN[@]}" --output tag-detailed,tag-fullname "${TWO_LINES[@]}") ;;
+    output-rank-merged) CMD=("${RUN[@]}" --output rank,merge-stderr-to-stdout "${TWO_LINES[@]}") ;;
+    output-timestamp) CMD=("${RUN[@]}" --output timestamp "${TWO_LINES[@]}") ;;
+    # output to files (and, as with 5.0.11, not to the terminal): each file's name and lines
+    output-file) CMD=(sh -c 'd=$(mktemp -d "$TMPDIR/of.XXXXXX") && "$@" --output "file=$d/o,tag" \
+                       -n 2 sh -c "echo out \$PMIX_RANK; echo err \$PMIX_RANK >&2" &&
+                       cd "$d" && grep -r . | sort' sh "${RUN[@]}") ;;
+    tool-pps) CMD=(sh -c "$ATTACH" sh pps "${RUN[@]}") ;;
+    tool-pquery) CMD=(sh -c "$ATTACH" sh pquery "${RUN[@]}") ;;
+    tool-example) CMD=(sh -c "$ATTACH" sh example "${RUN[@]}") ;;
     *) echo "unknown check $1" >&2; return 1 ;;
   esac
 }
@@ -90,8 +132,9 @@ for c in "${checks[@]}"; do
     fi
     echo $? > "$work/$c.$lib.rc"
     # the maps check: the library really is the one under test
-    case $c in hostname|allreduce|ring|spawn|exit-status) order=sort ;; *) order= ;; esac
-    mask "$work/$c.$lib.out" $order > "$work/$c.$lib.masked"
+    case $c in hostname|allreduce|ring|spawn|exit-status|output-*) order=sort ;; *) order= ;; esac
+    table=; [ "$c" = tool-pps ] && table=table
+    mask "$work/$c.$lib.out" "$order" $table > "$work/$c.$lib.masked"
   done
   unset LD_LIBRARY_PATH
   problems=()

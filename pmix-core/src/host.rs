@@ -149,9 +149,10 @@ pub trait Host: Send + Sync {
         done(Err(Error::NotSupported))
     }
     /// A tool's connection ended (finalized or not). Not an upcall of the C module: the
-    /// reference 4.2.2 tells a C host nothing when a tool leaves (it calls
-    /// `client_finalized` for clients only), and neither do we. For Rust hosts (pmixrun),
-    /// which can drop what they set up for the tool.
+    /// reference (4.2.2 and 5.0.11) calls no upcall when a tool leaves (`client_finalized`
+    /// is for clients only), and neither do we; a C host learns it from the
+    /// `PMIX_ERR_LOST_CONNECTION` event the server raises to its own handlers. For Rust
+    /// hosts (pmixrun), which can drop what they set up for the tool.
     fn tool_gone(&self, tool: &Proc) {}
     fn log(&self, proc: &Proc, data: &[Info], directives: &[Info], done: Done<()>) {
         done(Err(Error::NotSupported))

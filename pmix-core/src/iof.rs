@@ -28,6 +28,10 @@ pub struct IofFlags {
     pub tag: bool,
     /// `[nspace,rank]<channel>: ` (`PMIX_IOF_TAG_FULLNAME_OUTPUT`).
     pub tag_fullname: bool,
+    /// `[jobid,rank][host:pid]<channel>: ` (`PMIX_IOF_TAG_DETAILED_OUTPUT`; with
+    /// `tag_fullname` the whole namespace); the `[host:pid]` part is the line state's
+    /// ([`LineState::with_detail`]).
+    pub tag_detailed: bool,
     /// `[rank]<channel>: ` (`PMIX_IOF_RANK_OUTPUT`).
     pub rank: bool,
     /// `[Wed Nov 25 12:00:06 2026]` first (`PMIX_IOF_TIMESTAMP_OUTPUT`).
@@ -67,6 +71,7 @@ impl IofFlags {
         IofFlags {
             tag: info_flag(info, PMIX_IOF_TAG_OUTPUT) || info_flag(info, PMIX_TAG_OUTPUT),
             tag_fullname: info_flag(info, PMIX_IOF_TAG_FULLNAME_OUTPUT),
+            tag_detailed: info_flag(info, PMIX_IOF_TAG_DETAILED_OUTPUT),
             rank: info_flag(info, PMIX_IOF_RANK_OUTPUT),
             timestamp: info_flag(info, PMIX_IOF_TIMESTAMP_OUTPUT)
                 || info_flag(info, PMIX_TIMESTAMP_OUTPUT),
@@ -89,7 +94,12 @@ impl IofFlags {
 
     /// Whether lines get a prefix or XML markup.
     pub fn decorates(&self) -> bool {
-        self.tag || self.tag_fullname || self.rank || self.timestamp || self.xml
+        self.tag
+            || self.tag_fullname
+            || self.tag_detailed
+            || self.rank
+            || self.timestamp
+            || self.xml
     }
 
     /// Whether output goes to files.
@@ -167,6 +177,7 @@ fn decorate(
     source: &Proc,
     channel: pmix_iof_channel_t,
     line: &[u8],
+    detail: &str,
     out: &mut Vec<u8>,
 ) {
     let suffix = channel_name(channel);
@@ -200,7 +211,7 @@ fn decorate(
         out.extend_from_slice(format!("</{suffix}>\n").as_bytes());
         return;
     }
-    let named = flags.tag || flags.tag_fullname || flags.rank;
+    let named = flags.tag || flags.tag_fullname || flags.tag_detailed || flags.rank;
     if let Some(t) = stamp {
         if named {
             out.extend_from_slice(format!("[{t}]").as_bytes());
@@ -210,6 +221,13 @@ fn decorate(
     }
     let tag = if flags.tag {
         format!("[{},{rank}]<{suffix}>: ", jobid(&ns).0)
+    } else if flags.tag_detailed {
+        let id = if flags.tag_fullname {
+            &*ns
+        } else {
+            jobid(&ns).0
+        };
+        format!("[{id},{rank}]{detail}<{suffix}>: ")
     } else if flags.tag_fullname {
         format!("[{ns},{rank}]<{suffix}>: ")
     } else if flags.rank {
@@ -225,9 +243,19 @@ fn decorate(
 #[derive(Debug, Default)]
 pub struct LineState {
     partial: Vec<u8>,
+    /// The `[host:pid]` of `PMIX_IOF_TAG_DETAILED_OUTPUT`.
+    detail: String,
 }
 
 impl LineState {
+    /// A state whose lines carry `[host:pid]` with `PMIX_IOF_TAG_DETAILED_OUTPUT`.
+    pub fn with_detail(host: &str, pid: &str) -> LineState {
+        LineState {
+            partial: Vec::new(),
+            detail: format!("[{host}:{pid}]"),
+        }
+    }
+
     /// Appends to `out` what `data` makes ready: the bytes themselves without decoration;
     /// complete lines, each decorated; in raw mode the chunk, decorated.
     pub fn push(
@@ -244,7 +272,7 @@ impl LineState {
         }
         if flags.raw {
             if !data.is_empty() {
-                decorate(flags, source, channel, data, out);
+                decorate(flags, source, channel, data, &self.detail, out);
             }
             return;
         }
@@ -258,9 +286,9 @@ impl LineState {
             if first && !self.partial.is_empty() {
                 let mut whole = std::mem::take(&mut self.partial);
                 whole.extend_from_slice(line);
-                decorate(flags, source, channel, &whole, out);
+                decorate(flags, source, channel, &whole, &self.detail, out);
             } else {
-                decorate(flags, source, channel, line, out);
+                decorate(flags, source, channel, line, &self.detail, out);
             }
             first = false;
         }
@@ -283,7 +311,24 @@ impl LineState {
         if !flags.xml {
             last.push(b'\n');
         }
-        decorate(flags, source, channel, &last, out);
+        decorate(flags, source, channel, &last, &self.detail, out);
+    }
+}
+
+/// Writes output to this process's own stdout (the stdout channel) or stderr (the others).
+pub fn write_own(channel: pmix_iof_channel_t, data: &[u8]) {
+    use std::io::Write as _;
+    if data.is_empty() {
+        return;
+    }
+    if channel & PMIX_FWD_STDOUT_CHANNEL == 0 {
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(data);
+        let _ = e.flush();
+    } else {
+        let mut o = std::io::stdout().lock();
+        let _ = o.write_all(data);
+        let _ = o.flush();
     }
 }
 
@@ -578,6 +623,38 @@ mod tests {
     fn undecorated_output_passes_through() {
         let f = IofFlags::default();
         assert_eq!(run(&f, &[b"a", b"b\nc"]), "ab\nc");
+    }
+
+    /// `PMIX_IOF_TAG_DETAILED_OUTPUT`, as OpenPMIx 5.0.11 writes it for prterun's
+    /// `--output tag-detailed` (and with `tag-fullname`): compared in `make prrte`.
+    #[test]
+    fn detailed_tags_carry_the_host_and_pid_of_the_line_state() {
+        let mut f = IofFlags {
+            tag_detailed: true,
+            ..IofFlags::default()
+        };
+        let p = Proc::new("prterun-vm-5@1", 0);
+        let mut out = Vec::new();
+        let mut st = LineState::with_detail("vm", "4242");
+        st.push(&f, &p, PMIX_FWD_STDERR_CHANNEL, b"a\nb", &mut out);
+        st.finish(&f, &p, PMIX_FWD_STDERR_CHANNEL, &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "[1,0][vm:4242]<stderr>: a\n[1,0][vm:4242]<stderr>: b\n"
+        );
+        f.tag_fullname = true;
+        let mut out = Vec::new();
+        LineState::with_detail("vm", "unknown").push(
+            &f,
+            &p,
+            PMIX_FWD_STDOUT_CHANNEL,
+            b"x\n",
+            &mut out,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "[prterun-vm-5@1,0][vm:unknown]<stdout>: x\n"
+        );
     }
 
     #[test]

@@ -564,6 +564,75 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
     c.finalize().expect("finalize");
 }
 
+/// Names the tools "tools" 0, 1, ... at once.
+struct ToolHost {
+    next: Mutex<u32>,
+}
+
+impl pmix_core::host::Host for ToolHost {
+    fn provides(&self, upcall: pmix_core::host::Upcall) -> bool {
+        upcall == pmix_core::host::Upcall::ToolConnected
+    }
+    fn tool_connected(&self, _info: &[Info], done: pmix_core::host::Done<Proc>) {
+        let mut n = self.next.lock().unwrap();
+        *n += 1;
+        done(Ok(Proc::new("tools", *n - 1)));
+    }
+}
+
+/// When a tool's connection ends, finalized or not, the server's own handlers get
+/// `PMIX_ERR_LOST_CONNECTION` from it, as with OpenPMIx 4.2.2 and 5.0.11: PRRTE ends the
+/// tool's job on that event (without it, prterun never exited after a tool attached).
+#[test]
+fn the_server_learns_that_a_tool_left_finalized_or_not() {
+    let host = Arc::new(ToolHost {
+        next: Mutex::new(0),
+    });
+    let cfg = ServerConfig {
+        id: Proc::new("test-server", 0),
+        ..ServerConfig::default()
+    };
+    let s = server::start(host, cfg).expect("server");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = Mutex::new(tx);
+    s.events.register(
+        &[PMIX_ERR_LOST_CONNECTION],
+        &[],
+        Arc::new(move |_, ev: &pmix_core::events::Event, _: &[Info], next| {
+            let affected = ev
+                .info
+                .iter()
+                .find(|i| i.is(PMIX_EVENT_AFFECTED_PROC))
+                .map(|i| i.value.clone());
+            let _ = tx
+                .lock()
+                .unwrap()
+                .send((ev.code, ev.source.clone(), ev.range, affected));
+            next.call(PMIX_SUCCESS, Vec::new());
+        }),
+    );
+    let connect = || {
+        pmix_core::tool::connect(&s.uri, pmix_core::wire::PeerKind::ToolNeedsId, None, vec![])
+            .expect("tool")
+    };
+    let finalized = connect();
+    assert_eq!(finalized.me, Proc::new("tools", 0));
+    finalized.finalize().expect("finalize");
+    drop(finalized);
+    let dropped = connect();
+    assert_eq!(dropped.me, Proc::new("tools", 1));
+    drop(dropped);
+    for rank in 0..2 {
+        let (code, source, range, affected) = rx
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_else(|_| panic!("no event for tool {rank}"));
+        assert_eq!(code, PMIX_ERR_LOST_CONNECTION);
+        assert_eq!(source, Proc::new("tools", rank));
+        assert_eq!(range, PMIX_RANGE_PROC_LOCAL);
+        assert_eq!(affected, Some(Value::Proc(Proc::new("tools", rank))));
+    }
+}
+
 /// A tool that sends its handshake and shuts down its sending side, then waits, still gets
 /// its answer once the host has named it (a real peer may half-close; the reference's
 /// server answers it too); the server closes the connection after the answer.

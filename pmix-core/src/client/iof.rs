@@ -95,7 +95,7 @@ pub(super) fn deliver_iof(
         // registration of ours (id 0) is written as the reference does.
         if !retired {
             pump.run(move || {
-                write_own(channel, &data);
+                crate::iof::write_own(channel, &data);
                 give_spare(data);
             });
         }
@@ -197,8 +197,8 @@ pub(super) fn hand_out(reg: &IofReg, items: Vec<Delivery>) {
     for (source, channel, bytes, info) in items {
         match &reg.handler {
             Some(h) => h(reg.id, &source, channel, &bytes, &info),
-            None if reg.flags.merge => write_own(PMIX_FWD_STDOUT_CHANNEL, &bytes),
-            None => write_own(channel, &bytes),
+            None if reg.flags.merge => crate::iof::write_own(PMIX_FWD_STDOUT_CHANNEL, &bytes),
+            None => crate::iof::write_own(channel, &bytes),
         }
         give_spare(bytes);
     }
@@ -231,22 +231,6 @@ pub(super) fn give_spare(mut v: Vec<u8>) {
     let mut spares = IOF_SPARES.lock();
     if spares.len() < SPARES {
         spares.push(v);
-    }
-}
-
-pub(super) fn write_own(channel: pmix_iof_channel_t, data: &[u8]) {
-    use std::io::Write as _;
-    if data.is_empty() {
-        return;
-    }
-    if channel & PMIX_FWD_STDOUT_CHANNEL == 0 {
-        let mut e = std::io::stderr().lock();
-        let _ = e.write_all(data);
-        let _ = e.flush();
-    } else {
-        let mut o = std::io::stdout().lock();
-        let _ = o.write_all(data);
-        let _ = o.flush();
     }
 }
 

@@ -272,8 +272,23 @@ impl Shared {
             }
         }
         if peer.kind.is_tool() {
-            // Tools take part in no collective of a job: nothing to record.
+            // Tools take part in no collective of a job: nothing to record. The server's
+            // own handlers learn that the tool left, finalized or not, as OpenPMIx 4.2 and
+            // 5.0 tell them (PRRTE waits for this event before it ends a tool's job, and
+            // without it prterun never exits after a tool attached).
             self.host.tool_gone(&peer.proc);
+            self.events.deliver(
+                Event {
+                    code: PMIX_ERR_LOST_CONNECTION,
+                    source: peer.proc.clone(),
+                    range: PMIX_RANGE_PROC_LOCAL,
+                    info: vec![Info::new(
+                        PMIX_EVENT_AFFECTED_PROC.to_bytes(),
+                        Value::Proc(peer.proc.clone()),
+                    )],
+                },
+                None,
+            );
             return;
         }
         if peer.finalized {

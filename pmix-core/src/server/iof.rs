@@ -2,6 +2,8 @@
 //! delivers (`PMIx_server_IOF_deliver`) sent to them or cached until one asks, and stdin
 //! pushed to the host.
 
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use pmix_sys::*;
@@ -11,7 +13,7 @@ use crate::codec::BufferType;
 use crate::host::Upcall;
 use crate::progress::{ConnId, Reactor, SharedBytes};
 use crate::values::info_flag as flag;
-use crate::values::{Info, Proc, Value};
+use crate::values::{Info, PStr, Proc, Value};
 use crate::wire::msg::{Pack, Unpack};
 use crate::{Error, Result};
 
@@ -78,6 +80,30 @@ pub(super) fn iof_head(
     ));
     v.extend_from_slice(&packed);
     v
+}
+
+/// The server process's own copy of the output its host delivers (`PMIX_IOF_LOCAL_OUTPUT`,
+/// what `prterun` prints of its job): formatted per the output attributes the host
+/// registered with the job (`PMIX_IOF_TAG_OUTPUT`, `PMIX_IOF_RANK_OUTPUT`,
+/// `PMIX_IOF_TIMESTAMP_OUTPUT`, `PMIX_IOF_XML_OUTPUT`, `PMIX_MERGE_STDERR_STDOUT`, output
+/// to files or a directory, `PMIX_OUTPUT_NOCOPY`, `PMIX_IOF_TAG_DETAILED_OUTPUT` with the
+/// host and pid the caller looks up), as OpenPMIx's server does with the flags of the
+/// namespace.
+#[derive(Default)]
+pub(super) struct LocalOut {
+    /// The attributes of each namespace, read from its registration at its first output.
+    flags: HashMap<PStr, Arc<crate::iof::IofFlags>>,
+    lines: HashMap<(Proc, pmix_iof_channel_t), crate::iof::LineState>,
+    /// Open output files (`None`: it could not be created; said once).
+    files: HashMap<PathBuf, Option<std::fs::File>>,
+}
+
+impl LocalOut {
+    pub(super) fn remove_nspace(&mut self, nspace: &PStr) {
+        self.flags.remove(nspace);
+        self.lines.retain(|(p, _), _| &p.nspace != nspace);
+        self.files.clear();
+    }
 }
 
 /// The IO forwarding room's state.
@@ -148,6 +174,104 @@ impl Shared {
                 let _ = r.send_shared(id, head, data.clone());
             }
         })
+    }
+
+    /// Writes output the host delivers to this process's own stdout (stdout channel, and
+    /// every channel with `PMIX_MERGE_STDERR_STDOUT`) or stderr, formatted per the
+    /// registration of `source`'s namespace ([`LocalOut`]); `PMIX_IOF_COMPLETE` in `info`
+    /// ends the stream (a last partial line is written). Called on the host's thread, in
+    /// the order of its deliveries.
+    pub fn iof_write_local(
+        &self,
+        source: &Proc,
+        channel: pmix_iof_channel_t,
+        data: &[u8],
+        info: &[Info],
+        host_pid: &dyn Fn(&Proc) -> (String, String),
+    ) {
+        use std::io::Write as _;
+        let mut lo = self.local_out.lock();
+        let lo = &mut *lo;
+        let flags = match lo.flags.get(&source.nspace) {
+            Some(f) => f.clone(),
+            None => {
+                let st = self.state.lock();
+                let Some(job) = st.jobs.get(&source.nspace) else {
+                    drop(st);
+                    // Output of a namespace not registered (or no longer): as it is.
+                    crate::iof::write_own(channel, data);
+                    return;
+                };
+                let attrs: Vec<Info> = job
+                    .wildcard_kvals()
+                    .into_iter()
+                    .map(|kv| Info::new(kv.key, kv.value))
+                    .collect();
+                drop(st);
+                let mut f = crate::iof::IofFlags::from_info(&attrs);
+                // OpenPMIx 5.0.11 copies output written to files to the terminal only when
+                // told so (`PMIX_OUTPUT_NOCOPY` or `PMIX_IOF_FILE_ONLY` false).
+                let copy = [PMIX_OUTPUT_NOCOPY, PMIX_IOF_FILE_ONLY].iter().any(|k| {
+                    matches!(
+                        crate::values::info_value(&attrs, k),
+                        Some(Value::Bool(false))
+                    )
+                });
+                f.file_only = f.to_files() && !copy;
+                let f = Arc::new(f);
+                lo.flags.insert(source.nspace.clone(), f.clone());
+                f
+            }
+        };
+        let complete = crate::iof::is_complete(info);
+        let mut bytes = Vec::new();
+        let key = (source.clone(), channel);
+        let st = lo.lines.entry(key.clone()).or_insert_with(|| {
+            if flags.tag_detailed {
+                let (host, pid) = host_pid(source);
+                crate::iof::LineState::with_detail(&host, &pid)
+            } else {
+                crate::iof::LineState::default()
+            }
+        });
+        st.push(&flags, source, channel, data, &mut bytes);
+        if complete {
+            st.finish(&flags, source, channel, &mut bytes);
+            lo.lines.remove(&key);
+        }
+        if bytes.is_empty() {
+            return;
+        }
+        let digits = {
+            let st = self.state.lock();
+            st.jobs
+                .get(&source.nspace)
+                .map_or(1, |j| crate::iof::rank_digits(j.job_size()))
+        };
+        if let Some(path) = crate::iof::output_path(&flags, source, channel, digits) {
+            let f =
+                lo.files.entry(path).or_insert_with_key(|p| {
+                    match crate::iof::create_output_file(p) {
+                        Ok(f) => Some(f),
+                        Err(e) => {
+                            eprintln!("pmix: cannot create the output file {}: {e}", p.display());
+                            None
+                        }
+                    }
+                });
+            if let Some(f) = f {
+                let _ = f.write_all(&bytes);
+            }
+            if flags.file_only {
+                return;
+            }
+        }
+        let to = if flags.merge {
+            PMIX_FWD_STDOUT_CHANNEL
+        } else {
+            channel
+        };
+        crate::iof::write_own(to, &bytes);
     }
 
     /// Whether a tool holds `source`'s output on `channel` with `PMIX_IOF_REDIRECT`, so

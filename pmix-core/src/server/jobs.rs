@@ -197,6 +197,8 @@ impl Shared {
         st.ended.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
         st.iof.cache.remove_nspace(nspace);
+        drop(st);
+        self.local_out.lock().remove_nspace(nspace);
     }
 
     /// `PMIx_server_setup_fork`: the environment a client needs (section 4).

@@ -180,6 +180,8 @@ pub struct Shared {
     /// when it is (it used to run its 10 s for every connection: a burst of connections
     /// kept thousands of timers, and their memory, alive).
     handshake_timers: Mutex<HashMap<ConnId, TimerId>>,
+    /// The server process's own copy of delivered output (see [`Shared::iof_write_local`]).
+    local_out: Mutex<iof::LocalOut>,
     me: Weak<Shared>,
 }
 
@@ -271,6 +273,7 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         rendezvous: Mutex::new(Vec::new()),
         get_requests: AtomicU64::new(0),
         handshake_timers: Mutex::new(HashMap::new()),
+        local_out: Mutex::new(iof::LocalOut::default()),
         events: Arc::new(Registry::default()),
         me: me.clone(),
     });

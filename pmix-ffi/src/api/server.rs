@@ -428,33 +428,27 @@ pub unsafe extern "C" fn PMIx_server_setup_local_support(
 /// (`PMIx_server_init`: `PMIX_IOF_LOCAL_OUTPUT`, by default unless a tool launched us).
 static LOCAL_OUTPUT: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
 
-/// Writes delivered output to this process's stdout (`PMIX_FWD_STDOUT_CHANNEL`) or stderr
-/// (stderr and diagnostics), as it came: OpenPMIx's formatting options (`PMIX_IOF_TAG_OUTPUT`,
-/// timestamps, XML, output to files) are not applied here yet.
-fn write_locally(channel: pmix_iof_channel_t, data: &[u8]) {
-    if !LOCAL_OUTPUT.load(core::sync::atomic::Ordering::Relaxed) || data.is_empty() {
-        return;
-    }
-    let fd = if channel & PMIX_FWD_STDOUT_CHANNEL != 0 {
-        1
-    } else if channel & (PMIX_FWD_STDERR_CHANNEL | PMIX_FWD_STDDIAG_CHANNEL) != 0 {
-        2
-    } else {
-        return;
+/// The host name and pid of a process, as this server process knows them (its job data, and
+/// the `PMIX_PROC_PID` its host stored with `PMIx_Store_internal`, as PRRTE does), for
+/// `PMIX_IOF_TAG_DETAILED_OUTPUT`; "unknown" for what it does not know, as OpenPMIx writes.
+fn host_and_pid(p: &pmix_core::Proc) -> (String, String) {
+    let optional = [pmix_core::Info::new(
+        PMIX_OPTIONAL.to_bytes(),
+        pmix_core::Value::Bool(true),
+    )];
+    let lookup = |key: &core::ffi::CStr| {
+        lifecycle::client()
+            .ok()
+            .and_then(|c| c.get(p, key.to_bytes(), &optional).ok())
     };
-    let mut rest = data;
-    while !rest.is_empty() {
-        // SAFETY: writing from a valid slice to a descriptor of this process.
-        let n = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
-        if n > 0 {
-            rest = &rest[n as usize..];
-        } else if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
-        {
-            continue;
-        } else {
-            return;
-        }
-    }
+    let host = match lookup(PMIX_HOSTNAME) {
+        Some(pmix_core::Value::String(Some(h))) => h.to_string(),
+        _ => "unknown".to_string(),
+    };
+    let pid = lookup(PMIX_PROC_PID)
+        .and_then(|v| v.as_u64())
+        .map_or_else(|| "unknown".to_string(), |n| n.to_string());
+    (host, pid)
 }
 
 /// See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the
@@ -486,9 +480,11 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
         let bo = unsafe { ptr::req(bo) }?;
         // SAFETY: per this function's contract; (NULL, n > 0) is rejected.
         let data = unsafe { ptr::slice(bo.bytes.cast::<u8>(), bo.size) }?;
-        write_locally(channel, data);
         // SAFETY: per this function's contract.
         let i = unsafe { infos(info, ninfo) }?;
+        if LOCAL_OUTPUT.load(core::sync::atomic::Ordering::Relaxed) {
+            s.iof_write_local(&src, channel, data, &i, &host_and_pid);
+        }
         if cbfunc.is_none() {
             return s.iof_deliver_shared(&src, channel, Arc::new(data.to_vec()), &i);
         }
