@@ -108,13 +108,17 @@ class Results:
                     r["kind"] = "mpi"
                     r["mpirun_lib"] = self.meta.get("ref5_lib")
                 keep.append(r)
+            for r in keep:
+                if r["kind"] == "prrte":
+                    # the whole stack on the library: mpirun maps the one its ranks map
+                    r["mpirun_lib"] = self.expect[r["lib"]] if r["lib"] != "ref" else self.meta.get("ref5_lib")
             self.runs = keep
             self.expect["ref"] = self.meta.get("ref5_lib")
             self.meta["ref_lib"] = self.meta.get("ref5_lib", "")
             self.meta["ref_version"] = self.meta.get("ref5_version", "")
         else:
             self.runs = [r for r in self.runs if (r["lib"] != "ref5" or r["kind"] == "scale")
-                         and r["kind"] != "mpi5"]
+                         and r["kind"] not in ("mpi5", "prrte")]
         self.libcheck = []   # problems with the library that ran
         for r in self.runs:
             self.check_lib(r)
@@ -155,7 +159,7 @@ class Results:
             return
         want = self.expect[r["lib"]]
         d = r["dir"]
-        if r["kind"] == "mpi":
+        if r["kind"] in ("mpi", "prrte"):
             try:
                 out = open(os.path.join(d, "stdout")).read()
             except OSError:
@@ -166,9 +170,9 @@ class Results:
                 for what, got, w in (("rank 0", m.group(1), want),
                                      ("mpirun", m.group(2), r.get("mpirun_lib") or want)):
                     if os.path.realpath(got) != w:
-                        self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: {what} mapped {got}, want {w}")
+                        self.libcheck.append(f"{r['lib']} {r['kind']} rep {r['rep']}: {what} mapped {got}, want {w}")
             elif r["rc"] == 0:
-                self.libcheck.append(f"{r['lib']} mpi rep {r['rep']}: no 'hello:' line")
+                self.libcheck.append(f"{r['lib']} {r['kind']} rep {r['rep']}: no 'hello:' line")
             return
         files = glob.glob(os.path.join(d, "lib.*"))
         if r["rc"] == 0 and not files:
@@ -692,6 +696,20 @@ def report_body(R, R5=None, ratios=None):
         wt.add(f"`mpirun -np {mpi_np}` MPI hello, wall time ({len(secs['ref'])}+{len(secs['ours'])} runs)",
                fmt_s(rm), fmt_s(pct(secs["ref"], 95)), fmt_s(om), fmt_s(pct(secs["ours"], 95)),
                "—" if ratio is None else f"{ratio:.3g}", "≤ 1", met)
+    secs = {lib: sorted(r["secs"] for r in R.ok_runs(lib, "prrte", f"np{mpi_np}")) for lib in LIBS}
+    if secs["ref"] or secs["ours"]:
+        rm, om = pct(secs["ref"], 50), pct(secs["ours"], 50)
+        ratio = om / rm if rm and om is not None else None
+        keep(whole, f"`mpirun -np {mpi_np}` MPI hello, Open MPI 5 with mpirun and ranks all on one library",
+             "", ratio)
+        met = verdict(ratio, 0.8)
+        note = fail_note("prrte", f"np{mpi_np}")
+        if note:
+            met += "; FAILED " + note
+        wt.add(f"`mpirun -np {mpi_np}` MPI hello, whole Open MPI 5 stack (PRRTE too) on the library "
+               f"({len(secs['ref'])}+{len(secs['ours'])} runs)",
+               fmt_s(rm), fmt_s(pct(secs["ref"], 95)), fmt_s(om), fmt_s(pct(secs["ours"], 95)),
+               "—" if ratio is None else f"{ratio:.3g}", "≤ 0.8", met)
     tk = m.get("tool_connects", "0")
     if tk and tk != "0":
         for title, fig, target in (("Tool connect + disconnect (`PMIx_tool_init` + `PMIx_tool_finalize`), per tool", "tool_fin", 0.5),
@@ -1018,7 +1036,7 @@ def main():
             lib, kind = key
             if against == "ref5" and (lib in SCALE_WITH_REF or kind in ("mpi", "scale")):
                 continue   # the 4.2.2 runs and the scale figure belong to the other report
-            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind == "mpi5"):
+            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind in ("mpi5", "prrte")):
                 continue
             cmds.setdefault(key, line)
 
@@ -1074,7 +1092,8 @@ def main():
     cmd_lines = []
     names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
              "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
-             "iof": "IOF host to tool", "scale": "scale wire-up", "mpi5": "Open MPI 5 hello"}
+             "iof": "IOF host to tool", "scale": "scale wire-up", "mpi5": "Open MPI 5 hello",
+             "prrte": "Open MPI 5 hello, whole stack"}
     for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
     notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")

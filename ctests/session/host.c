@@ -1549,7 +1549,11 @@ int main(int argc, char **argv)
 
     /* The reference server advertises every gds component it has to its clients; restrict it
      * to "hash" so that clients of either library can read the job data it serves. */
-    setenv(gds_var, "hash", 1);
+    if (strncmp(PMIx_Get_version(), "pmix-rs", 7) != 0) {
+        /* (ours honours the parameter too, as OpenPMIx does: it would then offer its own
+         * clients no mapped segment, which these scenarios cover) */
+        setenv(gds_var, "hash", 1);
+    }
 
     PMIX_INFO_CREATE(info, 3);
     info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);

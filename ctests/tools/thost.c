@@ -67,7 +67,9 @@ int main(int argc, char **argv)
     PMIX_INFO_LOAD(&info[2], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
     PMIX_INFO_LOAD(&info[3], PMIX_IOF_LOCAL_OUTPUT, &no, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[4], PMIX_SERVER_NSPACE, server_nspace, PMIX_STRING);
-    setenv("PMIX_MCA_gds", "hash", 1);
+    if (strncmp(PMIx_Get_version(), "pmix-rs", 7) != 0) {
+        setenv("PMIX_MCA_gds", "hash", 1);   /* for the reference server (see host.c) */
+    }
     if (PMIX_SUCCESS != PMIx_server_init(&module, info, 5)) {
         fprintf(stderr, "thost: server init failed\n");
         return 1;

@@ -1477,7 +1477,11 @@ int main(int argc, char **argv)
     /* The reference server advertises every gds component it has to its clients; restrict it
      * to "hash" so that clients of either library can read the job data it serves (the
      * clients do not inherit the variable). */
-    setenv(gds_var, "hash", 1);
+    if (strncmp(PMIx_Get_version(), "pmix-rs", 7) != 0) {
+        /* (ours honours the parameter too, as OpenPMIx does: it would then offer its own
+         * clients no mapped segment) */
+        setenv(gds_var, "hash", 1);
+    }
 
     PMIX_INFO_CREATE(info, 5);
     info_load(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);

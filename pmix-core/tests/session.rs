@@ -1747,3 +1747,57 @@ fn a_connect_of_local_clients_only_completes_without_the_host() {
     let host = Arc::new(ConnectCountingHost::default());
     assert_eq!(connect_all_of_ns(host, 3, 2), ["connect", "disconnect"]);
 }
+
+/// The MCA parameter `gds` selects the job-data components the clients are offered, as
+/// OpenPMIx's `PMIX_MCA_gds` does (`make prrte`'s mca-pmix-* compare it under prterun):
+/// "hash" alone, or an exclusion; "hash" is always there. A client offered "hash" only
+/// still gets its job data.
+#[test]
+fn the_gds_parameter_selects_what_clients_are_offered() {
+    use pmix_core::server::mca_selects;
+    assert!(mca_selects(None, "rsshm"));
+    assert!(mca_selects(Some(""), "ds21"));
+    assert!(mca_selects(Some("hash"), "hash"));
+    assert!(!mca_selects(Some("hash"), "rsshm"));
+    assert!(mca_selects(Some("ds21, hash"), "ds21"));
+    assert!(!mca_selects(Some("^rsshm,ds21"), "ds21"));
+    assert!(mca_selects(Some("^rsshm"), "ds21"));
+    let gds_of = |cfg: ServerConfig| {
+        let s = job_unregistered(1, cfg);
+        let (uid, gid) = pmix_core::wire::own_ids();
+        let p = Proc::new("ns", 0);
+        s.register_client(&p, uid, gid).expect("client");
+        let env = s.setup_fork(&p);
+        let gds = env
+            .iter()
+            .find(|(k, _)| k == "PMIX_GDS_MODULE")
+            .map(|(_, v)| v.clone());
+        let c = Client::connect(
+            ClientEnv::from_env(|k| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+                .expect("env"),
+        )
+        .expect("client");
+        let size = c
+            .get(
+                &Proc::new("ns", PMIX_RANK_WILDCARD),
+                PMIX_JOB_SIZE.to_bytes(),
+                &[],
+            )
+            .expect("job size");
+        assert_eq!(size.as_u64(), Some(1));
+        c.finalize().unwrap();
+        gds
+    };
+    let hash_only = ServerConfig {
+        rsshm: false,
+        ds21: false,
+        ..test_config()
+    };
+    assert_eq!(gds_of(hash_only).as_deref(), Some("hash"));
+    let all = ServerConfig {
+        rsshm: true,
+        ds21: false,
+        ..test_config()
+    };
+    assert_eq!(gds_of(all).as_deref(), Some("rsshm,hash"));
+}

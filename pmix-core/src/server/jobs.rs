@@ -227,11 +227,15 @@ impl Shared {
             // know no "ds21" and pick "hash".
             (
                 "PMIX_GDS_MODULE".into(),
-                if ds21.is_some() {
-                    format!("{GDS_SHM},{},hash", crate::datastore::ds21::NAME)
-                } else {
-                    format!("{GDS_SHM},hash")
-                },
+                [
+                    self.cfg.rsshm.then_some(GDS_SHM),
+                    ds21.as_ref().map(|_| crate::datastore::ds21::NAME),
+                    Some("hash"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(","),
             ),
             ("PMIX_SERVER_TMPDIR".into(), self.cfg.tmpdir.to_string()),
             (

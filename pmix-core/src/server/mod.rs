@@ -74,13 +74,55 @@ pub struct ServerConfig {
     /// `PMIX_IOF_DROP_OLDEST`/`_NEWEST` given to `PMIx_server_init`).
     pub iof_cache: crate::iof::CachePolicy,
     /// Offer reference 4.2 clients OpenPMIx's shared-memory job-data store (gds "ds21",
-    /// `crate::datastore::ds21`); off with `PMIX_RS_DS21=0` in the environment.
+    /// `crate::datastore::ds21`); off with `PMIX_RS_DS21=0` in the environment, or when the
+    /// MCA parameter `gds` leaves it out.
     pub ds21: bool,
+    /// Offer our clients the mapped job-data segment (gds "rsshm"); off when the MCA
+    /// parameter `gds` leaves it out. ("hash" is always offered.)
+    pub rsshm: bool,
+}
+
+/// The value of OpenPMIx's MCA parameter `name` as the reference reads it for a process:
+/// `PMIX_MCA_<name>` in the environment, else a `name = value` line of
+/// `$HOME/.pmix/mca-params.conf`, else of `$PMIX_PREFIX/etc/pmix-mca-params.conf` (where
+/// an installation that moved, such as PyPI's Open MPI, says its files are).
+pub fn mca_param(name: &str) -> Option<String> {
+    if let Ok(v) = std::env::var(format!("PMIX_MCA_{name}")) {
+        return Some(v);
+    }
+    let files = [
+        std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".pmix/mca-params.conf")),
+        std::env::var_os("PMIX_PREFIX")
+            .map(|p| std::path::PathBuf::from(p).join("etc/pmix-mca-params.conf")),
+    ];
+    files.into_iter().flatten().find_map(|f| {
+        let text = std::fs::read_to_string(f).ok()?;
+        text.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (!k.trim_start().starts_with('#') && k.trim() == name).then(|| v.trim().to_string())
+        })
+    })
+}
+
+/// Whether the MCA component selection `list` (the value of a framework's parameter:
+/// `a,b` includes those, `^a,b` excludes those) lets component `name` in.
+pub fn mca_selects(list: Option<&str>, name: &str) -> bool {
+    let Some(list) = list.map(str::trim).filter(|l| !l.is_empty()) else {
+        return true;
+    };
+    let (exclude, names) = match list.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, list),
+    };
+    names.split(',').any(|n| n.trim() == name) != exclude
 }
 
 impl Default for ServerConfig {
     fn default() -> ServerConfig {
         let tmp = std::env::var("TMPDIR").unwrap_or_else(|_| "/tmp".into());
+        // The components of the gds framework the clients are offered, as with OpenPMIx
+        // (`PMIX_MCA_gds=hash` in the environment, say).
+        let gds = mca_param("gds");
         ServerConfig {
             id: Proc::new("pmix-server", std::process::id()),
             tmpdir: tmp.clone().into(),
@@ -94,7 +136,9 @@ impl Default for ServerConfig {
             system_support: false,
             rendezvous_file: None,
             iof_cache: crate::iof::DEFAULT_CACHE,
-            ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0"),
+            ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0")
+                && mca_selects(gds.as_deref(), crate::datastore::ds21::NAME),
+            rsshm: mca_selects(gds.as_deref(), crate::datastore::gds::GDS_SHM),
         }
     }
 }
