@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pmix.h>
 #include <pmix_server.h>
 
 static volatile sig_atomic_t stop;
