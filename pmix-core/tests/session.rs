@@ -86,6 +86,17 @@ fn register_rank(s: &TestServer, r: u32) -> ClientEnv {
         .expect("not a singleton")
 }
 
+/// `PMIX_JOB_SIZE` of job "ns", as `c` gets it.
+fn wildcard_job_size(c: &Client) -> Option<u64> {
+    c.get(
+        &Proc::new("ns", PMIX_RANK_WILDCARD),
+        PMIX_JOB_SIZE.to_bytes(),
+        &[],
+    )
+    .expect("job size")
+    .as_u64()
+}
+
 #[test]
 fn fence_and_get_between_two_clients() {
     let (_s, envs) = job(2);
@@ -540,14 +551,7 @@ fn handshakes_are_not_held_up_by_a_stalled_peer_or_a_host_answering_later() {
     });
     // Meanwhile a client completes its handshake and gets its job data.
     let c = Client::connect(Some(env)).expect("client connects while the others wait");
-    let size = c
-        .get(
-            &Proc::new("ns", PMIX_RANK_WILDCARD),
-            PMIX_JOB_SIZE.to_bytes(),
-            &[],
-        )
-        .expect("job size");
-    assert_eq!(size.as_u64(), Some(1));
+    assert_eq!(wildcard_job_size(&c), Some(1));
     // The host answers; the tool gets the identity it was given.
     go_tx.send(()).expect("go");
     assert_eq!(
@@ -1764,27 +1768,14 @@ fn the_gds_parameter_selects_what_clients_are_offered() {
     assert!(mca_selects(Some("^rsshm"), "ds21"));
     let gds_of = |cfg: ServerConfig| {
         let s = job_unregistered(1, cfg);
-        let (uid, gid) = pmix_core::wire::own_ids();
-        let p = Proc::new("ns", 0);
-        s.register_client(&p, uid, gid).expect("client");
-        let env = s.setup_fork(&p);
-        let gds = env
-            .iter()
+        let env = register_rank(&s, 0);
+        let gds = s
+            .setup_fork(&Proc::new("ns", 0))
+            .into_iter()
             .find(|(k, _)| k == "PMIX_GDS_MODULE")
-            .map(|(_, v)| v.clone());
-        let c = Client::connect(
-            ClientEnv::from_env(|k| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
-                .expect("env"),
-        )
-        .expect("client");
-        let size = c
-            .get(
-                &Proc::new("ns", PMIX_RANK_WILDCARD),
-                PMIX_JOB_SIZE.to_bytes(),
-                &[],
-            )
-            .expect("job size");
-        assert_eq!(size.as_u64(), Some(1));
+            .map(|(_, v)| v);
+        let c = Client::connect(Some(env)).expect("client");
+        assert_eq!(wildcard_job_size(&c), Some(1));
         c.finalize().unwrap();
         gds
     };

@@ -924,6 +924,53 @@ impl ModexReader {
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Acquire) == 0)
     }
 
+    /// The sequence number, offset and length fields of `rank`'s slot, while the segment is
+    /// live; `None` when it is retired or has no slot for the rank.
+    fn slot(&self, rank: u32) -> Option<[&std::sync::atomic::AtomicU64; 3]> {
+        if !self.live() {
+            return None;
+        }
+        let l = &self.layout;
+        let field = |i| l.slot_field(rank, i).and_then(|a| self.map.atomic(a));
+        Some([field(0)?, field(1)?, field(2)?])
+    }
+
+    /// Runs `read` on the blob a slot names (its offset and length in the mapping, when
+    /// it has one inside the data area) until it has read one the server had finished
+    /// writing: the slot's sequence number even before and unchanged after. What `read`
+    /// copies out may be torn until then; it is only believed once the number says so.
+    /// `None` when the server kept rewriting the blob.
+    fn consistent<T>(
+        &self,
+        [seq, off, len]: [&std::sync::atomic::AtomicU64; 3],
+        mut read: impl FnMut(usize, usize) -> std::result::Result<T, ()>,
+    ) -> Option<std::result::Result<T, ()>> {
+        use std::sync::atomic::{Ordering, fence};
+        let l = &self.layout;
+        for tries in 1..=READ_TRIES {
+            let s1 = seq.load(Ordering::Acquire);
+            if s1 % 2 == 1 {
+                if tries % 16 == 0 {
+                    std::thread::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+                continue;
+            }
+            let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+            let got = match (usize::try_from(at), usize::try_from(n)) {
+                (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => read(at, n),
+                _ => Err(()),
+            };
+            fence(Ordering::Acquire);
+            if seq.load(Ordering::Relaxed) != s1 {
+                continue;
+            }
+            return Some(got);
+        }
+        None
+    }
+
     /// The value of `key` in the current blob of `rank`; `None` when the segment is
     /// retired, the rank has no slot or no blob, the blob lacks the key, lies outside the
     /// data area or is damaged, or the server kept rewriting it (the caller then asks the
@@ -931,18 +978,11 @@ impl ModexReader {
     /// the segment, and decoded from the copies; the sequence number says whether the
     /// copies are of a blob the server had finished writing.
     pub(crate) fn find(&self, rank: u32, key: &[u8]) -> Option<crate::values::Value> {
-        if !self.live() {
-            return None;
-        }
-        let l = &self.layout;
-        let field = |i| l.slot_field(rank, i).and_then(|a| self.map.atomic(a));
-        let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
-            return None;
-        };
+        let slot = self.slot(rank)?;
         SCRATCH.with(|b| match b.try_borrow_mut() {
             Ok(mut b) => {
                 let (dir, kval) = &mut *b;
-                let v = self.find_with(seq, off, len, key, dir, kval);
+                let v = self.find_with(slot, key, dir, kval);
                 // What a large blob left is not kept.
                 for v in [dir, kval] {
                     if v.capacity() > SCRATCH_KEEP {
@@ -951,7 +991,7 @@ impl ModexReader {
                 }
                 v
             }
-            Err(_) => self.find_with(seq, off, len, key, &mut Vec::new(), &mut Vec::new()),
+            Err(_) => self.find_with(slot, key, &mut Vec::new(), &mut Vec::new()),
         })
     }
 
@@ -959,85 +999,36 @@ impl ModexReader {
     /// [`ModexReader::find`] would find nothing for any key (retired segment, no slot or
     /// blob, a damaged blob, or one the server kept rewriting).
     pub(crate) fn all(&self, rank: u32) -> Option<Vec<Kval>> {
-        use std::sync::atomic::{Ordering, fence};
-        if !self.live() {
-            return None;
-        }
-        let l = &self.layout;
-        let field = |i| l.slot_field(rank, i).and_then(|a| self.map.atomic(a));
-        let (Some(seq), Some(off), Some(len)) = (field(0), field(1), field(2)) else {
-            return None;
-        };
+        let slot = self.slot(rank)?;
         let mut blob = Vec::new();
-        for tries in 1..=READ_TRIES {
-            let s1 = seq.load(Ordering::Acquire);
-            if s1 % 2 == 1 {
-                if tries % 16 == 0 {
-                    std::thread::yield_now();
-                } else {
-                    std::hint::spin_loop();
-                }
-                continue;
-            }
-            let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
+        self.consistent(slot, |at, n| {
             blob.clear();
-            let copied = match (usize::try_from(at), usize::try_from(n)) {
-                (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => {
-                    at.checked_add(n).is_some_and(|e| e <= self.map.len)
-                        && self.map.copy_out(at, n, &mut blob)
-                }
-                _ => false,
-            };
-            fence(Ordering::Acquire);
-            if seq.load(Ordering::Relaxed) != s1 {
-                continue;
+            let inside = at.checked_add(n).is_some_and(|e| e <= self.map.len);
+            if inside && self.map.copy_out(at, n, &mut blob) {
+                Ok(())
+            } else {
+                Err(())
             }
-            return if copied { blob_kvals(&blob).ok() } else { None };
-        }
-        None
+        })?
+        .ok()?;
+        blob_kvals(&blob).ok()
     }
 
     /// [`ModexReader::find`] with the rank's slot fields and buffers for the copies.
     fn find_with(
         &self,
-        seq: &std::sync::atomic::AtomicU64,
-        off: &std::sync::atomic::AtomicU64,
-        len: &std::sync::atomic::AtomicU64,
+        slot: [&std::sync::atomic::AtomicU64; 3],
         key: &[u8],
         dir: &mut Vec<u8>,
         kval: &mut Vec<u8>,
     ) -> Option<crate::values::Value> {
-        use std::sync::atomic::{Ordering, fence};
-        let l = &self.layout;
-        for tries in 1..=READ_TRIES {
-            let s1 = seq.load(Ordering::Acquire);
-            if s1 % 2 == 1 {
-                if tries % 16 == 0 {
-                    std::thread::yield_now();
-                } else {
-                    std::hint::spin_loop();
-                }
-                continue;
-            }
-            let (at, n) = (off.load(Ordering::Relaxed), len.load(Ordering::Relaxed));
-            let found = match (usize::try_from(at), usize::try_from(n)) {
-                (Ok(at), Ok(n)) if n > 0 && at >= l.data_off => {
-                    self.read_blob(at, n, key, dir, kval)
-                }
-                _ => Err(()),
-            };
-            fence(Ordering::Acquire);
-            if seq.load(Ordering::Relaxed) != s1 {
-                continue;
-            }
-            return found.ok().flatten().and_then(|()| {
-                crate::codec::Decoder::new(BufferType::NonDesc, kval)
-                    .find_first_in_kvals(key)
-                    .ok()
-                    .flatten()
-            });
-        }
-        None
+        self.consistent(slot, |at, n| self.read_blob(at, n, key, dir, kval))?
+            .ok()
+            .flatten()?;
+        crate::codec::Decoder::new(BufferType::NonDesc, kval)
+            .find_first_in_kvals(key)
+            .ok()
+            .flatten()
     }
 
     /// Copies the directory of the blob at `at` (`n` bytes) into `dir`, and the KVAL of

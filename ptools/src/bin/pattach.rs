@@ -3,7 +3,7 @@
 //! (`PMIx_IOF_push`: rank 0 by default, `--stdin RANK|all|none`), and exits when the job
 //! ends (`PMIX_EVENT_JOB_END`), once every stream of the job has closed.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -147,15 +147,7 @@ fn main() {
     // The job's output.
     let t = tx.clone();
     let handler: pmix_core::client::IofHandler = Arc::new(move |_id, _src, channel, data, inf| {
-        if channel & PMIX_FWD_STDERR_CHANNEL != 0 {
-            let mut e = std::io::stderr().lock();
-            let _ = e.write_all(data);
-            let _ = e.flush();
-        } else {
-            let mut o = std::io::stdout().lock();
-            let _ = o.write_all(data);
-            let _ = o.flush();
-        }
+        pmix_core::iof::write_own(channel, data);
         if pmix_core::values::info_flag(inf, PMIX_IOF_COMPLETE) {
             let _ = t.send(Msg::StreamDone);
         }
