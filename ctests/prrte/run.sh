@@ -120,10 +120,13 @@ cmd_of() {
     output-detailed) CMD=("${RUN[@]}" --output tag-detailed,tag-fullname "${TWO_LINES[@]}") ;;
     output-rank-merged) CMD=("${RUN[@]}" --output rank,merge-stderr-to-stdout "${TWO_LINES[@]}") ;;
     output-timestamp) CMD=("${RUN[@]}" --output timestamp "${TWO_LINES[@]}") ;;
-    # output to files (and, as with 5.0.11, not to the terminal): each file's name and lines
-    output-file) CMD=(sh -c 'd=$(mktemp -d "$TMPDIR/of.XXXXXX") && "$@" --output "file=$d/o,tag" \
+    # output to files (and, as with 5.0.11, not to the terminal): each file's name and lines;
+    # then the mode of the files' directory, made 1777 before (see below)
+    output-file) CMD=(sh -c 'd=$(mktemp -d "$TMPDIR/of.XXXXXX") && chmod 1777 "$d" &&
+                       "$@" --output "file=$d/o,tag" \
                        -n 2 sh -c "echo out \$PMIX_RANK; echo err \$PMIX_RANK >&2" &&
-                       cd "$d" && grep -r . | sort' sh "${RUN[@]}") ;;
+                       cd "$d" && grep -r . | sort && echo "directory mode $(stat -c %a "$d")"' \
+                       sh "${RUN[@]}") ;;
     mca-prtemca) CMD=("${RUN[@]}" --prtemca plm_base_verbose 5 -n 1 true) ;;
     mca-mca) CMD=("${RUN[@]}" --mca plm_base_verbose 5 -n 1 true) ;;
     mca-prte-env) CMD=(env PRTE_MCA_plm_base_verbose=5 "${RUN[@]}" -n 1 true) ;;
@@ -157,6 +160,16 @@ for c in "${checks[@]}"; do
   done
   unset LD_LIBRARY_PATH
   problems=()
+  if [ "$c" = output-file ]; then
+    # OpenPMIx 5.0.11 sets the mode of the directory of the output files to 0750 (its
+    # pmix_iof.c: pmix_os_dirpath_create of the file's dirname): with --output file=/tmp/x it
+    # locks every other user out of /tmp. Ours must leave it as it was.
+    grep -qx "directory mode 1777" "$work/$c.ours.out" ||
+      problems+=("ours changed the mode of the output files' directory: $(grep "^directory mode" "$work/$c.ours.out")")
+    for lib in ref ours; do
+      sed -i '/^directory mode /d' "$work/$c.$lib.masked"
+    done
+  fi
   rref=$(cat "$work/$c.ref.rc") rours=$(cat "$work/$c.ours.rc")
   [ "$rref" = "$rours" ] || problems+=("exit status $rours, the reference's $rref")
   cmp -s "$work/$c.ref.masked" "$work/$c.ours.masked" || problems+=("output differs")
