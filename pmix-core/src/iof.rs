@@ -373,6 +373,31 @@ pub fn output_path(
     Some(PathBuf::from(name))
 }
 
+/// Appends `data` to the output file `path`, created (truncated) at its first use and kept
+/// open in `files`; a file that cannot be created is said once on stderr, and what was meant
+/// for it dropped.
+pub fn write_to_file(
+    files: &mut HashMap<PathBuf, Option<std::fs::File>>,
+    path: PathBuf,
+    data: &[u8],
+) {
+    use std::io::Write as _;
+    let f = files
+        .entry(path)
+        .or_insert_with_key(|p| match create_output_file(p) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("pmix: cannot create the output file {}: {e}", p.display());
+                None
+            }
+        });
+    if let Some(f) = f
+        && !data.is_empty()
+    {
+        let _ = f.write_all(data);
+    }
+}
+
 /// Creates `path` (and its directories), truncated, as the reference does.
 pub fn create_output_file(path: &Path) -> std::io::Result<std::fs::File> {
     if let Some(parent) = path.parent() {

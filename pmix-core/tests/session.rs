@@ -1792,3 +1792,40 @@ fn the_gds_parameter_selects_what_clients_are_offered() {
     };
     assert_eq!(gds_of(all).as_deref(), Some("rsshm,hash"));
 }
+
+/// What a server process writes of its jobs' output to files (`PMIX_OUTPUT_TO_FILE` given at
+/// registration, as PRRTE's `--output file=`) stays in one file per rank and channel, tagged
+/// as registered, not copied to the terminal; one job ending leaves the other's files open
+/// (they used to be closed, and then truncated at the next write).
+#[test]
+fn local_output_to_files_survives_another_job_ending() {
+    let s = TestServer(server::start(Arc::new(NoHost), test_config()).expect("server"));
+    let dir = std::env::temp_dir().join(format!("pmix-localout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let base = dir.join("o");
+    for ns in ["a", "b"] {
+        s.register_nspace(
+            &PStr::from(ns),
+            1,
+            &[
+                Info::new(key(PMIX_JOB_SIZE), Value::Uint32(1)),
+                Info::new(key(PMIX_IOF_TAG_OUTPUT), Value::Bool(true)),
+                Info::new(
+                    key(PMIX_OUTPUT_TO_FILE),
+                    Value::String(Some(PStr::from(base.to_str().unwrap()))),
+                ),
+            ],
+        )
+        .expect("register");
+    }
+    let out = PMIX_FWD_STDOUT_CHANNEL;
+    let none = |_: &Proc| (String::new(), String::new());
+    s.iof_write_local(&Proc::new("a", 0), out, b"a1\n", &[], &none);
+    s.iof_write_local(&Proc::new("b", 0), out, b"b1\n", &[], &none);
+    s.deregister_nspace(&PStr::from("a"));
+    s.iof_write_local(&Proc::new("b", 0), out, b"b2\n", &[], &none);
+    let read = |ns: &str| std::fs::read_to_string(dir.join(format!("o.{ns}.0.out"))).unwrap();
+    assert_eq!(read("a"), "[a,0]<stdout>: a1\n");
+    assert_eq!(read("b"), "[b,0]<stdout>: b1\n[b,0]<stdout>: b2\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -129,7 +129,7 @@ pub(super) fn deliver_iof(
                 out.lines.remove(&(source.clone(), channel));
             }
             if let Some(path) = crate::iof::output_path(&reg.flags, &source, channel, digits) {
-                write_file(out, path, &bytes);
+                crate::iof::write_to_file(&mut out.files, path, &bytes);
             }
             let copy = !(reg.flags.to_files() && reg.flags.file_only);
             if copy && !bytes.is_empty() {
@@ -231,25 +231,6 @@ pub(super) fn give_spare(mut v: Vec<u8>) {
     let mut spares = IOF_SPARES.lock();
     if spares.len() < SPARES {
         spares.push(v);
-    }
-}
-
-pub(super) fn write_file(out: &mut IofOut, path: std::path::PathBuf, data: &[u8]) {
-    use std::io::Write as _;
-    let f = out
-        .files
-        .entry(path)
-        .or_insert_with_key(|p| match crate::iof::create_output_file(p) {
-            Ok(f) => Some(f),
-            Err(e) => {
-                eprintln!("pmix: cannot create the output file {}: {e}", p.display());
-                None
-            }
-        });
-    if let Some(f) = f
-        && !data.is_empty()
-    {
-        let _ = f.write_all(data);
     }
 }
 

@@ -91,18 +91,52 @@ pub(super) fn iof_head(
 /// namespace.
 #[derive(Default)]
 pub(super) struct LocalOut {
-    /// The attributes of each namespace, read from its registration at its first output.
-    flags: HashMap<PStr, Arc<crate::iof::IofFlags>>,
-    lines: HashMap<(Proc, pmix_iof_channel_t), crate::iof::LineState>,
+    /// By namespace, from its first output to its deregistration.
+    jobs: HashMap<PStr, JobOut>,
+}
+
+/// What [`LocalOut`] keeps of one namespace.
+struct JobOut {
+    /// The output attributes of its registration.
+    flags: crate::iof::IofFlags,
+    /// Digits of its ranks in file names.
+    digits: usize,
+    /// A partial line per rank and channel.
+    lines: HashMap<(u32, pmix_iof_channel_t), crate::iof::LineState>,
     /// Open output files (`None`: it could not be created; said once).
     files: HashMap<PathBuf, Option<std::fs::File>>,
 }
 
+impl JobOut {
+    /// From the registration's job-level keys.
+    fn new(job: &crate::datastore::JobRecord) -> JobOut {
+        let attrs: Vec<Info> = job
+            .wildcard_kvals()
+            .into_iter()
+            .map(|kv| Info::new(kv.key, kv.value))
+            .collect();
+        let mut flags = crate::iof::IofFlags::from_info(&attrs);
+        // OpenPMIx 5.0.11 copies output written to files to the terminal only when told so
+        // (`PMIX_OUTPUT_NOCOPY` or `PMIX_IOF_FILE_ONLY` false).
+        let copy = [PMIX_OUTPUT_NOCOPY, PMIX_IOF_FILE_ONLY].iter().any(|k| {
+            matches!(
+                crate::values::info_value(&attrs, k),
+                Some(Value::Bool(false))
+            )
+        });
+        flags.file_only = flags.to_files() && !copy;
+        JobOut {
+            flags,
+            digits: crate::iof::rank_digits(job.job_size()),
+            lines: HashMap::new(),
+            files: HashMap::new(),
+        }
+    }
+}
+
 impl LocalOut {
     pub(super) fn remove_nspace(&mut self, nspace: &PStr) {
-        self.flags.remove(nspace);
-        self.lines.retain(|(p, _), _| &p.nspace != nspace);
-        self.files.clear();
+        self.jobs.remove(nspace);
     }
 }
 
@@ -189,12 +223,10 @@ impl Shared {
         info: &[Info],
         host_pid: &dyn Fn(&Proc) -> (String, String),
     ) {
-        use std::io::Write as _;
         let mut lo = self.local_out.lock();
-        let lo = &mut *lo;
-        let flags = match lo.flags.get(&source.nspace) {
-            Some(f) => f.clone(),
-            None => {
+        let job = match lo.jobs.entry(source.nspace.clone()) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
                 let st = self.state.lock();
                 let Some(job) = st.jobs.get(&source.nspace) else {
                     drop(st);
@@ -202,31 +234,14 @@ impl Shared {
                     crate::iof::write_own(channel, data);
                     return;
                 };
-                let attrs: Vec<Info> = job
-                    .wildcard_kvals()
-                    .into_iter()
-                    .map(|kv| Info::new(kv.key, kv.value))
-                    .collect();
-                drop(st);
-                let mut f = crate::iof::IofFlags::from_info(&attrs);
-                // OpenPMIx 5.0.11 copies output written to files to the terminal only when
-                // told so (`PMIX_OUTPUT_NOCOPY` or `PMIX_IOF_FILE_ONLY` false).
-                let copy = [PMIX_OUTPUT_NOCOPY, PMIX_IOF_FILE_ONLY].iter().any(|k| {
-                    matches!(
-                        crate::values::info_value(&attrs, k),
-                        Some(Value::Bool(false))
-                    )
-                });
-                f.file_only = f.to_files() && !copy;
-                let f = Arc::new(f);
-                lo.flags.insert(source.nspace.clone(), f.clone());
-                f
+                e.insert(JobOut::new(job))
             }
         };
+        let flags = &job.flags;
         let complete = crate::iof::is_complete(info);
         let mut bytes = Vec::new();
-        let key = (source.clone(), channel);
-        let st = lo.lines.entry(key.clone()).or_insert_with(|| {
+        let key = (source.rank, channel);
+        let st = job.lines.entry(key).or_insert_with(|| {
             if flags.tag_detailed {
                 let (host, pid) = host_pid(source);
                 crate::iof::LineState::with_detail(&host, &pid)
@@ -234,34 +249,16 @@ impl Shared {
                 crate::iof::LineState::default()
             }
         });
-        st.push(&flags, source, channel, data, &mut bytes);
+        st.push(flags, source, channel, data, &mut bytes);
         if complete {
-            st.finish(&flags, source, channel, &mut bytes);
-            lo.lines.remove(&key);
+            st.finish(flags, source, channel, &mut bytes);
+            job.lines.remove(&key);
         }
         if bytes.is_empty() {
             return;
         }
-        let digits = {
-            let st = self.state.lock();
-            st.jobs
-                .get(&source.nspace)
-                .map_or(1, |j| crate::iof::rank_digits(j.job_size()))
-        };
-        if let Some(path) = crate::iof::output_path(&flags, source, channel, digits) {
-            let f =
-                lo.files.entry(path).or_insert_with_key(|p| {
-                    match crate::iof::create_output_file(p) {
-                        Ok(f) => Some(f),
-                        Err(e) => {
-                            eprintln!("pmix: cannot create the output file {}: {e}", p.display());
-                            None
-                        }
-                    }
-                });
-            if let Some(f) = f {
-                let _ = f.write_all(&bytes);
-            }
+        if let Some(path) = crate::iof::output_path(flags, source, channel, job.digits) {
+            crate::iof::write_to_file(&mut job.files, path, &bytes);
             if flags.file_only {
                 return;
             }
