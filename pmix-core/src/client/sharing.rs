@@ -230,7 +230,8 @@ impl Client {
         Ok(())
     }
 
-    pub(super) fn normalize<'a>(&self, proc: &'a Proc) -> std::borrow::Cow<'a, Proc> {
+    /// `proc`, with this process's namespace for an empty one.
+    pub fn normalize<'a>(&self, proc: &'a Proc) -> std::borrow::Cow<'a, Proc> {
         if proc.nspace.is_empty() {
             let mut p = proc.clone();
             p.nspace = self.me.nspace.clone();

@@ -277,18 +277,8 @@ impl Shared {
             // 5.0 tell them (PRRTE waits for this event before it ends a tool's job, and
             // without it prterun never exits after a tool attached).
             self.host.tool_gone(&peer.proc);
-            self.events.deliver(
-                Event {
-                    code: PMIX_ERR_LOST_CONNECTION,
-                    source: peer.proc.clone(),
-                    range: PMIX_RANGE_PROC_LOCAL,
-                    info: vec![Info::new(
-                        PMIX_EVENT_AFFECTED_PROC.to_bytes(),
-                        Value::Proc(peer.proc.clone()),
-                    )],
-                },
-                None,
-            );
+            self.events
+                .deliver(lost_connection(&peer.proc, PMIX_RANGE_PROC_LOCAL), None);
             return;
         }
         if peer.finalized {
@@ -324,15 +314,7 @@ impl Shared {
             self.fail_collective(r, &k, PMIX_ERR_PARTIAL_SUCCESS);
         }
         self.retry_gets(r);
-        let ev = Event {
-            code: PMIX_ERR_LOST_CONNECTION,
-            source: peer.proc.clone(),
-            range: PMIX_RANGE_RM,
-            info: vec![Info::new(
-                PMIX_EVENT_AFFECTED_PROC.to_bytes(),
-                Value::Proc(peer.proc.clone()),
-            )],
-        };
+        let ev = lost_connection(&peer.proc, PMIX_RANGE_RM);
         if self.host.provides(Upcall::NotifyEvent) {
             self.host
                 .notify_event(ev.code, &ev.source, ev.range, &ev.info, Box::new(|_| {}));
@@ -366,5 +348,18 @@ impl Shared {
             Self::reply_status(r, id, tag, mode, PMIX_SUCCESS);
         }
         Ok(())
+    }
+}
+
+/// `PMIX_ERR_LOST_CONNECTION` from `proc`, which is also the affected process, in `range`.
+fn lost_connection(proc: &Proc, range: pmix_data_range_t) -> Event {
+    Event {
+        code: PMIX_ERR_LOST_CONNECTION,
+        source: proc.clone(),
+        range,
+        info: vec![Info::new(
+            PMIX_EVENT_AFFECTED_PROC.to_bytes(),
+            Value::Proc(proc.clone()),
+        )],
     }
 }

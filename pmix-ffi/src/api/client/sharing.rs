@@ -120,30 +120,28 @@ fn own_answer(me: &pmix_core::Proc, p: Option<&pmix_core::Proc>, key: &[u8]) -> 
     None
 }
 
-/// `PMIx_Get` without a key: all of one process's data, as a data array of infos. No
-/// process, or a rank that names no one process (WILDCARD, ...), is `BadParam`, as with
-/// OpenPMIx. A server process (not also the client of another server) answers from what its
+/// The process a `PMIx_Get` without a key asks about: no process, or a rank that names no
+/// one process (WILDCARD, ...), is `BadParam`, as with OpenPMIx.
+fn one_proc(p: Option<pmix_core::Proc>) -> Result<pmix_core::Proc, Error> {
+    p.filter(|p| p.rank < PMIX_RANK_VALID)
+        .ok_or(Error::BadParam)
+}
+
+/// `PMIx_Get` without a key (of [`one_proc`]): all of one process's data, as a data array
+/// of infos. A server process (not also the client of another server) answers from what its
 /// clients committed, as OpenPMIx's server does (PRRTE asks it so when a connect spans
 /// nodes); a client from what it holds, asking its server if need be
 /// (`pmix_core::client::Client::get_all`).
 fn get_all(
     c: &pmix_core::client::Client,
-    p: Option<&pmix_core::Proc>,
+    p: &pmix_core::Proc,
     info: &[pmix_core::Info],
 ) -> Result<Value, Error> {
-    let p = p.ok_or(Error::BadParam)?;
-    if p.rank >= PMIX_RANK_VALID {
-        return Err(Error::BadParam);
-    }
     if let Some(s) = lifecycle::server_only()
         && *p != c.me
     {
         let scope = pmix_core::datastore::GetQuals::parse(info).scope;
-        let mut p = p.clone();
-        if p.nspace.is_empty() {
-            p.nspace = c.me.nspace.clone();
-        }
-        let all = s.proc_data(&p, scope);
+        let all = s.proc_data(&c.normalize(p), scope);
         if all.is_empty() {
             return Err(Error::NotFound);
         }
@@ -177,7 +175,7 @@ pub unsafe extern "C" fn PMIx_Get(
         // SAFETY: per this function's contract.
         let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
         let v = match k {
-            None => get_all(&c, p.as_ref(), &i)?,
+            None => get_all(&c, &one_proc(p)?, &i)?,
             Some(k) => match own_answer(&c.me, p.as_ref(), k.as_bytes()) {
                 Some(v) => v,
                 None => c.get(&p.unwrap_or_else(|| c.me.clone()), k.as_bytes(), &i)?,
@@ -214,13 +212,10 @@ pub unsafe extern "C" fn PMIx_Get_nb(
         // SAFETY: per this function's contract.
         let (p, k, i) = unsafe { (opt_proc(proc_)?, ptr::opt_pstr(key), infos(info, ninfo)?) };
         let Some(k) = k else {
-            let p = p.ok_or(Error::BadParam)?;
-            if p.rank >= PMIX_RANK_VALID {
-                return Err(Error::BadParam);
-            }
+            let p = one_proc(p)?;
             let done = callback::value("PMIx_Get_nb", cbfunc, cbdata);
             // May wait for the server: answered on a thread of its own.
-            std::thread::spawn(move || done(get_all(&c, Some(&p), &i)));
+            std::thread::spawn(move || done(get_all(&c, &p, &i)));
             return Ok(());
         };
         let done = callback::value("PMIx_Get_nb", cbfunc, cbdata);
