@@ -109,7 +109,7 @@ class Results:
                     r["mpirun_lib"] = self.meta.get("ref5_lib")
                 keep.append(r)
             for r in keep:
-                if r["kind"] == "prrte":
+                if r["kind"] in ("prrte", "prrtesm"):
                     # the whole stack on the library: mpirun maps the one its ranks map
                     r["mpirun_lib"] = self.expect[r["lib"]] if r["lib"] != "ref" else self.meta.get("ref5_lib")
             self.runs = keep
@@ -118,7 +118,7 @@ class Results:
             self.meta["ref_version"] = self.meta.get("ref5_version", "")
         else:
             self.runs = [r for r in self.runs if (r["lib"] != "ref5" or r["kind"] == "scale")
-                         and r["kind"] not in ("mpi5", "prrte")]
+                         and r["kind"] not in ("mpi5", "prrte", "prrtesm")]
         self.libcheck = []   # problems with the library that ran
         for r in self.runs:
             self.check_lib(r)
@@ -159,7 +159,7 @@ class Results:
             return
         want = self.expect[r["lib"]]
         d = r["dir"]
-        if r["kind"] in ("mpi", "prrte"):
+        if r["kind"] in ("mpi", "prrte", "prrtesm"):
             try:
                 out = open(os.path.join(d, "stdout")).read()
             except OSError:
@@ -704,6 +704,8 @@ def report_body(R, R5=None, ratios=None):
               f"`mpirun -np {mpi_np}` MPI hello, wall time", 1.0)
     hello_row("prrte", f"`mpirun -np {mpi_np}` MPI hello, Open MPI 5 with mpirun and ranks all on one library",
               f"`mpirun -np {mpi_np}` MPI hello, whole Open MPI 5 stack (PRRTE too) on the library", 0.8)
+    hello_row("prrtesm", f"`mpirun -np {mpi_np}` MPI hello, Open MPI 5 all on one library, shared-memory transports only",
+              f"the same, shared-memory transports only (pml ob1, btl self,sm, no OFI: no libfabric)", 0.8)
     tk = m.get("tool_connects", "0")
     if tk and tk != "0":
         for title, fig, target in (("Tool connect + disconnect (`PMIx_tool_init` + `PMIx_tool_finalize`), per tool", "tool_fin", 0.5),
@@ -1030,7 +1032,7 @@ def main():
             lib, kind = key
             if against == "ref5" and (lib in SCALE_WITH_REF or kind in ("mpi", "scale")):
                 continue   # the 4.2.2 runs and the scale figure belong to the other report
-            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind in ("mpi5", "prrte")):
+            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind in ("mpi5", "prrte", "prrtesm")):
                 continue
             cmds.setdefault(key, line)
 
@@ -1087,7 +1089,8 @@ def main():
     names = {"init": "Init/Finalize", "main": "per-N figures", "jobsize": "job size",
              "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
              "iof": "IOF host to tool", "scale": "scale wire-up", "mpi5": "Open MPI 5 hello",
-             "prrte": "Open MPI 5 hello, whole stack"}
+             "prrte": "Open MPI 5 hello, whole stack",
+             "prrtesm": "Open MPI 5 hello, whole stack, shared-memory transports"}
     for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")
     notes_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes.md")

