@@ -1,10 +1,30 @@
 /* A tool: finds the server by its pid (PMIX_SERVER_PIDINFO, through the rendezvous files in
  * $TMPDIR), prints the identity the server gave it, the servers it is connected to, and the
- * answer to a PMIX_QUERY_NAMESPACES query. usage: tool <server pid> */
+ * answer to a PMIX_QUERY_NAMESPACES query, and the status with which it prepares an application
+ * launch as a launcher tool does (PMIx_server_setup_application: PRRTE's prun calls it).
+ * usage: tool <server pid> */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <pmix_tool.h>
+#include <pmix_server.h>
+
+static volatile int setup_done;
+static volatile pmix_status_t setup_status;
+
+static void setup_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void *provided_cbdata,
+                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    (void) info;
+    (void) ninfo;
+    (void) provided_cbdata;
+    setup_status = status;
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, cbdata);
+    }
+    setup_done = 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -30,6 +50,16 @@ int main(int argc, char **argv)
     for (n = 0; n < nres; n++) {
         printf("  %s = %s\n", res[n].key, res[n].value.type == PMIX_STRING ? res[n].value.data.string : "?");
     }
+    {
+        pmix_nspace_t app;
+        PMIX_LOAD_NSPACE(app, "tool-app");
+        rc = PMIx_server_setup_application(app, NULL, 0, setup_cb, NULL);
+    }
+    for (n = 0; PMIX_SUCCESS == rc && !setup_done && n < 500; n++) {
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    printf("setup_application: %s, callback %s\n", PMIx_Error_string(rc),
+           setup_done ? PMIx_Error_string(setup_status) : "none");
     rc = PMIx_tool_finalize();
     printf("tool_finalize: %s\n", PMIx_Error_string(rc));
     return 0;

@@ -592,7 +592,9 @@ pub fn forward_stdin(
             if eof && end {
                 let mut last = dirs.clone();
                 last.push(Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true)));
-                let _ = push(None, &last);
+                // An empty byte object, as OpenPMIx's tools send at the end of input
+                // (PRRTE's stdin upcall reads the byte object it is given).
+                let _ = push(Some(&[]), &last);
             }
         })
         .map_err(|_| crate::Error::NoMem)?;

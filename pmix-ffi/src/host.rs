@@ -1058,7 +1058,9 @@ impl Host for CHost {
         self.upcall(
             done,
             |k| {
-                let bo = data.map_or(null_mut(), |d| k.bo(d));
+                // Without data (the end of input) an empty byte object, not NULL: PRRTE's
+                // upcall reads the object it is given, and OpenPMIx's tools send one.
+                let bo = k.bo(data.unwrap_or(&[]));
                 Ok((k.proc(source), k.procs(targets), k.infos(directives)?, bo))
             },
             |(s, (t, nt), (i, ni), bo), cb| {

@@ -70,6 +70,10 @@ pub struct ServerConfig {
     pub session_support: bool,
     pub system_support: bool,
     pub rendezvous_file: Option<std::path::PathBuf>,
+    /// Where to report the server's URI once it listens (`PMIX_TCP_REPORT_URI`, or OpenPMIx's
+    /// MCA parameter `ptl_base_report_uri`): "-" stdout, "+" stderr, a number a pipe's file
+    /// descriptor, anything else a file (`Shared::report_uri`).
+    pub report_uri: Option<String>,
     /// What is kept of output no tool has pulled yet (`PMIX_IOF_CACHE_SIZE`,
     /// `PMIX_IOF_DROP_OLDEST`/`_NEWEST` given to `PMIx_server_init`).
     pub iof_cache: crate::iof::CachePolicy,
@@ -135,6 +139,7 @@ impl Default for ServerConfig {
             session_support: false,
             system_support: false,
             rendezvous_file: None,
+            report_uri: mca_param("ptl_base_report_uri").or_else(|| mca_param("ptl_tcp_report_uri")),
             iof_cache: crate::iof::DEFAULT_CACHE,
             ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0")
                 && mca_selects(gds.as_deref(), crate::datastore::ds21::NAME),

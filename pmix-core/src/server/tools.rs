@@ -62,6 +62,43 @@ impl Shared {
         Ok(())
     }
 
+    /// Reports the server's URI where `PMIX_TCP_REPORT_URI` says, as OpenPMIx does: "-" to
+    /// stdout and "+" to stderr as a line; anything else but a number names a file, which
+    /// gets the URI and "v<version>" as two lines (and stays after finalize; one that cannot
+    /// be written gets a message on stderr and the server runs on: both as OpenPMIx). A
+    /// number is a
+    /// pipe's descriptor, which is to get "<URI variables>;<URI>" and a NUL and be closed:
+    /// that is returned for the caller to write (this crate has no unsafe code).
+    pub fn report_uri(&self) -> Result<Option<(i32, Vec<u8>)>> {
+        use std::io::Write;
+        let Some(target) = self.cfg.report_uri.as_deref() else {
+            return Ok(None);
+        };
+        let uri = self.uri.to_uri();
+        match target {
+            "-" => {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{uri}").and_then(|_| out.flush());
+            }
+            "+" => {
+                let _ = writeln!(std::io::stderr(), "{uri}");
+            }
+            t if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                let fd: i32 = t.parse().map_err(|_| Error::BadParam)?;
+                let text = format!("{};{uri}\0", crate::wire::uri::URI_VARS_REPORTED);
+                return Ok(Some((fd, text.into_bytes())));
+            }
+            file => {
+                let text = format!("{uri}\nv{}\n", env!("CARGO_PKG_VERSION"));
+                // As OpenPMIx: a message, and the server runs on without the report.
+                if let Err(e) = std::fs::write(file, text) {
+                    eprintln!("libpmix: cannot write the server's URI to {file}: {e}");
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// A tool's handshake: the host approves and names the tool (`tool_connected`, given
     /// the tool's verified uid and gid), possibly later and from another thread; the answer
     /// comes back to the progress thread. A host without that upcall has approved no tool:

@@ -90,6 +90,11 @@ pub const URI_VARS: [&str; 5] = [
     "PMIX_SERVER_URI2",
 ];
 
+/// The URI variables a server names when it reports its URI to a pipe
+/// (`PMIX_TCP_REPORT_URI`), in OpenPMIx's order.
+pub const URI_VARS_REPORTED: &str =
+    "PMIX_SERVER_URI41:PMIX_SERVER_URI4:PMIX_SERVER_URI3:PMIX_SERVER_URI2:PMIX_SERVER_URI21";
+
 #[cfg(test)]
 mod tests {
     use super::*;

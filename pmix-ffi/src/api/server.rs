@@ -107,6 +107,9 @@ pub unsafe extern "C" fn PMIx_server_init(
             .map(|p| p.to_string())
             .or_else(|| std::env::var("PMIX_LAUNCHER_RENDEZVOUS_FILE").ok())
             .map(std::path::PathBuf::from);
+        if let Some(u) = str_info(&info, PMIX_TCP_REPORT_URI) {
+            cfg.report_uri = Some(u.to_string());
+        }
         if let Some(p) = u64_info(&info, PMIX_TCP_IPV4_PORT) {
             cfg.port = u16::try_from(p).map_err(|_| Error::BadParam)?;
         }
@@ -114,6 +117,21 @@ pub unsafe extern "C" fn PMIx_server_init(
             return Err(Error::Status(PMIX_ERR_INIT));
         }
         let server = pmix_core::server::start(host.clone(), cfg)?;
+        match server.report_uri() {
+            Ok(Some((fd, text))) => {
+                // SAFETY: the host handed us this descriptor (PMIX_TCP_REPORT_URI) to write
+                // the URI to and close, as OpenPMIx does.
+                unsafe {
+                    libc::write(fd, text.as_ptr().cast(), text.len());
+                    libc::close(fd);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => {
+                server.finalize();
+                return Err(e);
+            }
+        }
         lifecycle::set_server(server, host)?;
         // Started by an initiator: wait for its release here, as the reference does.
         if let Err(e) = lifecycle::server_rendezvous() {
@@ -375,12 +393,22 @@ pub unsafe extern "C" fn PMIx_server_setup_application(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_server_setup_application", || {
-        let s = lifecycle::server()?;
+        // A launcher tool (PRRTE's prun) prepares its application as a server does: the
+        // callback comes from the tool's progress thread then. Neither: PMIX_ERR_INIT.
+        let (server, tool) = match lifecycle::server() {
+            Ok(s) => (Some(s), None),
+            Err(e) => (None, Some(lifecycle::client().map_err(|_| e)?)),
+        };
         let f = cbfunc.ok_or(Error::BadParam)?;
         // SAFETY: per this function's contract.
         unsafe { ptr::cstr(nspace) }?;
         let d = CbData(cbdata);
-        s.post(move || {
+        let post = |job: Box<dyn FnOnce() + Send>| match (&server, &tool) {
+            (Some(s), _) => s.post(job),
+            (None, Some(t)) => t.post(job),
+            (None, None) => Err(Error::Status(PMIX_ERR_INIT)),
+        };
+        post(Box::new(move || {
             let d = d;
             // SAFETY: the caller's callback; no data, no release needed.
             entry::guard("PMIx_server_setup_application", (), || unsafe {
@@ -393,7 +421,7 @@ pub unsafe extern "C" fn PMIx_server_setup_application(
                     core::ptr::null_mut(),
                 )
             })
-        })
+        }))
     })
 }
 

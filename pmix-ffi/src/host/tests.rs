@@ -894,9 +894,10 @@ unsafe extern "C" fn stdin_check(
     let ok = unsafe {
         proc_is(source, &rq())
             && procs_are(targets, ntargets, &[Proc::new("ns", 0)])
+            // the end of input (no data) comes as an empty byte object, never NULL
             && match bo.as_ref() {
-                None => true,
-                Some(b) => convert::bo_from_c(b) == Ok(b"input".to_vec()),
+                None => false,
+                Some(b) => matches!(convert::bo_from_c(b).as_deref(), Ok(b"input") | Ok(b"")),
             }
     };
     check(ok, PMIX_OPERATION_SUCCEEDED)
