@@ -139,7 +139,8 @@ impl Default for ServerConfig {
             session_support: false,
             system_support: false,
             rendezvous_file: None,
-            report_uri: mca_param("ptl_base_report_uri").or_else(|| mca_param("ptl_tcp_report_uri")),
+            report_uri: mca_param("ptl_base_report_uri")
+                .or_else(|| mca_param("ptl_tcp_report_uri")),
             iof_cache: crate::iof::DEFAULT_CACHE,
             ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0")
                 && mca_selects(gds.as_deref(), crate::datastore::ds21::NAME),
