@@ -69,26 +69,26 @@ typedef struct {
         pthread_cond_destroy(&(l)->cond); \
     } while (0)
 
+/* Takes the lock's mutex and waits, holding it, until the lock is inactive. */
+#define PMIX_LOCK_WAIT_INACTIVE_(lck)                         \
+    pmix_mutex_lock(&(lck)->mutex);                           \
+    while ((lck)->active) {                                   \
+        pmix_condition_wait(&(lck)->cond, &(lck)->mutex);     \
+    }                                                         \
+    PMIX_ACQUIRE_OBJECT(lck)
+
 /* Waits until the lock is inactive, then takes it (active again, mutex held). */
-#define PMIX_ACQUIRE_THREAD(lck)                              \
-    do {                                                      \
-        pmix_mutex_lock(&(lck)->mutex);                       \
-        while ((lck)->active) {                               \
-            pmix_condition_wait(&(lck)->cond, &(lck)->mutex); \
-        }                                                     \
-        PMIX_ACQUIRE_OBJECT(lck);                             \
-        (lck)->active = true;                                 \
+#define PMIX_ACQUIRE_THREAD(lck)          \
+    do {                                  \
+        PMIX_LOCK_WAIT_INACTIVE_(lck);    \
+        (lck)->active = true;             \
     } while (0)
 
 /* Waits until the lock is inactive. */
-#define PMIX_WAIT_THREAD(lck)                                 \
-    do {                                                      \
-        pmix_mutex_lock(&(lck)->mutex);                       \
-        while ((lck)->active) {                               \
-            pmix_condition_wait(&(lck)->cond, &(lck)->mutex); \
-        }                                                     \
-        PMIX_ACQUIRE_OBJECT(lck);                             \
-        pmix_mutex_unlock(&(lck)->mutex);                     \
+#define PMIX_WAIT_THREAD(lck)                 \
+    do {                                      \
+        PMIX_LOCK_WAIT_INACTIVE_(lck);        \
+        pmix_mutex_unlock(&(lck)->mutex);     \
     } while (0)
 
 /* Gives back a lock taken with PMIX_ACQUIRE_THREAD. */
@@ -101,13 +101,10 @@ typedef struct {
     } while (0)
 
 /* Marks the lock inactive and wakes its waiters. */
-#define PMIX_WAKEUP_THREAD(lck)                 \
-    do {                                        \
-        pmix_mutex_lock(&(lck)->mutex);         \
-        (lck)->active = false;                  \
-        PMIX_POST_OBJECT(lck);                  \
-        pmix_condition_broadcast(&(lck)->cond); \
-        pmix_mutex_unlock(&(lck)->mutex);       \
+#define PMIX_WAKEUP_THREAD(lck)             \
+    do {                                    \
+        pmix_mutex_lock(&(lck)->mutex);     \
+        PMIX_RELEASE_THREAD(lck);           \
     } while (0)
 
 /* Starts T->t_run(T) on a new thread; PMIX_ERR_BAD_PARAM without t_run. */
