@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${LIB_DIR:?LIB_DIR must name a directory holding our libpmix.so.2}"
 : "${INC:=/usr/lib/x86_64-linux-gnu/pmix2/include}"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-for p in thost tool multi iofhost iofpull; do
+for p in thost tool multi iofhost iofpull spawntool; do
   cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/$p" -lpmix || exit 1
 done
 combos="ref:ref ours:ref ref:ours ours:ours"
@@ -43,6 +43,31 @@ arrangement() {
 }
 
 fail=0
+# A tool's spawn: the server sends the tool the new job's output (thost.c delivers it after
+# answering), which the tool's library writes to the tool's stdout and stderr; with the
+# forwarding directives false, or no directive at all, nothing comes (spawntool.c). Each
+# mode's output must be the same in every arrangement.
+for mode in plain nofwd bare; do
+  expected=""
+  for combo in $combos; do
+    arrangement "$combo"
+    TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
+    hpid=$!
+    for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+    TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/spawntool" "$hpid" $mode > "$tmp/tool.out" 2>"$tmp/tool.err"
+    rc=$?
+    kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+    out=$(names "$tmp/tool.out"; echo "stderr:"; grep -v '^\[' "$tmp/tool.err")
+    [ -z "$expected" ] && expected=$out
+    if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
+      echo "FAIL spawn output ($mode): server $s, tool $t (rc $rc)"; echo "$out" | sed 's/^/  /'; fail=1
+    else
+      echo "PASS spawn output ($mode): server $s, tool $t"
+    fi
+  done
+  echo "$expected" | sed 's/^/  /'
+done
+
 expected=""
 for combo in $combos; do
   arrangement "$combo"

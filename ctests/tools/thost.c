@@ -1,6 +1,9 @@
 /* A server for tool tests, on the public server API only: tool support (rendezvous files in
  * $TMPDIR), a tool_connected upcall that gives each tool "thost-tool-<n>" rank 0, and a query
- * upcall that answers PMIX_QUERY_NAMESPACES with "<server nspace>-job". It writes its pid to
+ * upcall that answers PMIX_QUERY_NAMESPACES with "<server nspace>-job", and a spawn upcall that
+ * answers with the namespace "<server nspace>-spawned" and then, from a thread of its own,
+ * delivers one line of that job's rank 0 on stdout and one on stderr
+ * (PMIx_server_IOF_deliver), as a launcher forwards a new job's output. It writes its pid to
  * argv[1] once ready, serves until SIGTERM (or 30 s), then finalizes and exits 0.
  * usage: thost PIDFILE [SERVER_NSPACE (default thost)] */
 #define _GNU_SOURCE
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <pmix.h>
 #include <pmix_server.h>
@@ -49,6 +53,51 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
     return PMIX_SUCCESS;
 }
 
+typedef struct {
+    pmix_spawn_cbfunc_t cbfunc;
+    void *cbdata;
+} spawn_req_t;
+
+static void delivered(pmix_status_t status, void *cbdata)
+{
+    (void) status;
+    (void) cbdata;
+}
+
+static void *spawn_thread(void *arg)
+{
+    spawn_req_t *req = arg;
+    char ns[PMIX_MAX_NSLEN + 1];
+    pmix_proc_t rank0;
+    pmix_byte_object_t out = {.bytes = "out of the spawned job\n", .size = 23};
+    pmix_byte_object_t err = {.bytes = "err of the spawned job\n", .size = 23};
+    snprintf(ns, sizeof(ns), "%s-spawned", server_nspace);
+    req->cbfunc(PMIX_SUCCESS, ns, req->cbdata);
+    free(req);
+    usleep(300000);
+    PMIX_LOAD_PROCID(&rank0, ns, 0);
+    PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDOUT_CHANNEL, &out, NULL, 0, delivered, NULL);
+    PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDERR_CHANNEL, &err, NULL, 0, delivered, NULL);
+    return NULL;
+}
+
+static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
+                           const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                           void *cbdata)
+{
+    pthread_t t;
+    spawn_req_t *req = malloc(sizeof(*req));
+    (void) proc; (void) job_info; (void) ninfo; (void) apps; (void) napps;
+    req->cbfunc = cbfunc;
+    req->cbdata = cbdata;
+    if (0 != pthread_create(&t, NULL, spawn_thread, req)) {
+        free(req);
+        return PMIX_ERROR;
+    }
+    pthread_detach(t);
+    return PMIX_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     pmix_server_module_t module;
@@ -63,6 +112,7 @@ int main(int argc, char **argv)
     memset(&module, 0, sizeof(module));
     module.tool_connected = tool_connected;
     module.query = query;
+    module.spawn = spawn;
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[1], PMIX_SERVER_TMPDIR, tmp, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);

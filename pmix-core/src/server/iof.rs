@@ -320,22 +320,7 @@ impl Shared {
             st.iof.pulls.push(IofPull { refid, ..pull });
             (refid, cached)
         };
-        let done_info = [Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true))];
-        for (source, channel, stream) in cached {
-            let complete = stream.complete;
-            for chunk in stream.take(policy) {
-                let _ = r.send(
-                    id,
-                    iof_frame(mode, &source, channel, local_ref, &[], &chunk),
-                );
-            }
-            if complete {
-                let _ = r.send(
-                    id,
-                    iof_frame(mode, &source, channel, local_ref, &done_info, &[]),
-                );
-            }
-        }
+        Self::send_cached(r, id, mode, local_ref, policy, cached);
         let finish = move |r: &mut Reactor, res: Result<()>| {
             let mut p = Pack::new(mode);
             p.status(status_of(&res));
@@ -357,6 +342,64 @@ impl Shared {
             finish(r, Ok(()));
         }
         Ok(())
+    }
+
+    /// Sends output that was cached for a new registration, each stream's end included.
+    fn send_cached(
+        r: &mut Reactor,
+        id: ConnId,
+        mode: BufferType,
+        local_ref: usize,
+        policy: crate::iof::CachePolicy,
+        cached: Vec<(Proc, pmix_iof_channel_t, crate::iof::CachedStream)>,
+    ) {
+        let done_info = [Info::new(PMIX_IOF_COMPLETE.to_bytes(), Value::Bool(true))];
+        for (source, channel, stream) in cached {
+            let complete = stream.complete;
+            for chunk in stream.take(policy) {
+                let _ = r.send(
+                    id,
+                    iof_frame(mode, &source, channel, local_ref, &[], &chunk),
+                );
+            }
+            if complete {
+                let _ = r.send(
+                    id,
+                    iof_frame(mode, &source, channel, local_ref, &done_info, &[]),
+                );
+            }
+        }
+    }
+
+    /// Registers connection `id` for the output of `procs` on `channels` without a request
+    /// of its own (the requester of a spawn gets its job's output so): deliveries carry
+    /// reference id 0, which the requester writes to its own stdout and stderr. Output
+    /// already cached for them goes first.
+    pub(super) fn pull_for(
+        &self,
+        r: &mut Reactor,
+        id: ConnId,
+        mode: BufferType,
+        procs: Vec<Proc>,
+        channels: pmix_iof_channel_t,
+    ) {
+        let pull = IofPull {
+            conn: id,
+            procs,
+            channels,
+            local_ref: 0,
+            refid: 0,
+            redirect: false,
+        };
+        let cached = {
+            let mut st = self.state.lock();
+            st.iof.next += 1;
+            let refid = st.iof.next;
+            let cached = st.iof.cache.take_matching(|p, ch| pull.wants(p, ch));
+            st.iof.pulls.push(IofPull { refid, ..pull });
+            cached
+        };
+        Self::send_cached(r, id, mode, 0, self.cfg.iof_cache, cached);
     }
 
     /// `PMIx_IOF_push` with `PMIX_IOF_PUSH_STDIN` in the server's own process: its stdin,

@@ -88,13 +88,26 @@ impl Shared {
     ) -> Result<()> {
         let mode = peer.mode;
         let me = &peer.proc;
-        let info = requester_info(peer, u.infos()?);
+        let directives = u.infos()?;
+        // As OpenPMIx: the output goes to the requester only when it gave directives.
+        let channels = if directives.is_empty() {
+            0
+        } else {
+            spawn_output_channels(&directives, peer.kind.is_tool())
+        };
+        let info = requester_info(peer, directives);
         let apps = u.apps()?;
         self.require(Upcall::Spawn)?;
         let done = self.later(move |s: &Arc<Shared>, r, res: Result<Vec<u8>>| {
             let mut p = Pack::new(mode);
             match res {
                 Ok(ns) => {
+                    if channels != 0 {
+                        // The requester gets the new job's output (before the reply, so
+                        // that none of it is missed), as with OpenPMIx.
+                        let job = Proc::new(PStr::from(ns.clone()), PMIX_RANK_WILDCARD);
+                        s.pull_for(r, id, mode, vec![job], channels);
+                    }
                     p.status(PMIX_SUCCESS).string(Some(&ns));
                     if let Some(job) = s.state.lock().jobs.get(&PStr::from(ns)) {
                         for kv in job.req_reply() {
@@ -372,4 +385,21 @@ impl Shared {
         Self::reply(r, id, tag, p.into_bytes());
         Ok(())
     }
+}
+
+/// The output channels a spawn's requester receives of the new job, as OpenPMIx's server
+/// (4.2 and 5.0) decides them when the spawn carries directives: `PMIX_FWD_STDOUT`,
+/// `_STDERR`, `_STDDIAG` given true; a tool also gets each one it does not mention.
+fn spawn_output_channels(info: &[Info], tool: bool) -> pmix_iof_channel_t {
+    [
+        (PMIX_FWD_STDOUT, PMIX_FWD_STDOUT_CHANNEL),
+        (PMIX_FWD_STDERR, PMIX_FWD_STDERR_CHANNEL),
+        (PMIX_FWD_STDDIAG, PMIX_FWD_STDDIAG_CHANNEL),
+    ]
+    .into_iter()
+    .filter(|(key, _)| match info.iter().find(|i| i.is(key)) {
+        Some(i) => crate::values::info_flag(std::slice::from_ref(i), key),
+        None => tool,
+    })
+    .fold(0, |acc, (_, ch)| acc | ch)
 }
