@@ -66,9 +66,8 @@ impl Shared {
     /// stdout and "+" to stderr as a line; anything else but a number names a file, which
     /// gets the URI and "v<version>" as two lines (and stays after finalize; one that cannot
     /// be written gets a message on stderr and the server runs on: both as OpenPMIx). A
-    /// number is a
-    /// pipe's descriptor, which is to get "<URI variables>;<URI>" and a NUL and be closed:
-    /// that is returned for the caller to write (this crate has no unsafe code).
+    /// number is a pipe's descriptor, which is to get "<URI variables>;<URI>" and a NUL and
+    /// be closed: that is returned for the caller to write (this crate has no unsafe code).
     pub fn report_uri(&self) -> Result<Option<(i32, Vec<u8>)>> {
         use std::io::Write;
         let Some(target) = self.cfg.report_uri.as_deref() else {
