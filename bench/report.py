@@ -43,6 +43,9 @@ SCALE_ARRS["ref5"] = ("all OpenPMIx 5.0.11", "bhost", "ref5", "ref5")
 VERSION_PREFIX = {"ref": "OpenPMIx", "ref5": "OpenPMIx", "ours": "pmix-rs"}
 # the scale arrangements with a 4.2.2 process in them
 SCALE_WITH_REF = ("ref", "oursrv-refcli", "refsrv-ourcli", "pmixrun-ref")
+# The Open MPI 5 hello with mpirun and ranks all on one library: default transports, and
+# shared-memory ones only (bench/run.sh prrte_job)
+WHOLE_STACK = ("prrte", "prrtesm")
 
 # One ratio of ours to a reference in the report's tables, for the chart: ref is "ref" (4.2.2)
 # or "ref5" (5.0.11); section and figure as the report names them; point the N, job size or
@@ -109,7 +112,7 @@ class Results:
                     r["mpirun_lib"] = self.meta.get("ref5_lib")
                 keep.append(r)
             for r in keep:
-                if r["kind"] in ("prrte", "prrtesm"):
+                if r["kind"] in WHOLE_STACK:
                     # the whole stack on the library: mpirun maps the one its ranks map
                     r["mpirun_lib"] = self.expect[r["lib"]] if r["lib"] != "ref" else self.meta.get("ref5_lib")
             self.runs = keep
@@ -118,7 +121,7 @@ class Results:
             self.meta["ref_version"] = self.meta.get("ref5_version", "")
         else:
             self.runs = [r for r in self.runs if (r["lib"] != "ref5" or r["kind"] == "scale")
-                         and r["kind"] not in ("mpi5", "prrte", "prrtesm")]
+                         and r["kind"] not in ("mpi5",) + WHOLE_STACK]
         self.libcheck = []   # problems with the library that ran
         for r in self.runs:
             self.check_lib(r)
@@ -159,7 +162,7 @@ class Results:
             return
         want = self.expect[r["lib"]]
         d = r["dir"]
-        if r["kind"] in ("mpi", "prrte", "prrtesm"):
+        if r["kind"] in ("mpi",) + WHOLE_STACK:
             try:
                 out = open(os.path.join(d, "stdout")).read()
             except OSError:
@@ -1032,7 +1035,7 @@ def main():
             lib, kind = key
             if against == "ref5" and (lib in SCALE_WITH_REF or kind in ("mpi", "scale")):
                 continue   # the 4.2.2 runs and the scale figure belong to the other report
-            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind in ("mpi5", "prrte", "prrtesm")):
+            if against == "ref" and ((lib == "ref5" and kind != "scale") or kind in ("mpi5",) + WHOLE_STACK):
                 continue
             cmds.setdefault(key, line)
 

@@ -380,15 +380,12 @@ if [ $have_mpi5 = 1 ] && wants mpi; then
   done
 fi
 if [ $have_mpi5 = 1 ] && wants prrte; then
-  echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, every process on one library, $BENCH_MPI_REPS runs per library"
-  for rep in $(seq 1 "$BENCH_MPI_REPS"); do
-    for lib in ref5 ours; do prrte_job $lib "$rep"; done
-  done
-fi
-if [ $have_mpi5 = 1 ] && wants prrte; then
-  echo "== the same with Open MPI's shared-memory transports only (no libfabric), $BENCH_MPI_REPS runs per library"
-  for rep in $(seq 1 "$BENCH_MPI_REPS"); do
-    for lib in ref5 ours; do prrte_job $lib "$rep" prrtesm; done
+  for kind in prrte prrtesm; do
+    echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, every process on one library$(
+      [ $kind = prrtesm ] && echo ", shared-memory transports only (no libfabric)"), $BENCH_MPI_REPS runs per library"
+    for rep in $(seq 1 "$BENCH_MPI_REPS"); do
+      for lib in ref5 ours; do prrte_job $lib "$rep" $kind; done
+    done
   done
 fi
 if [ "$BENCH_CONNECT_REPS" -gt 0 ] && wants connect; then

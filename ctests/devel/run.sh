@@ -47,7 +47,7 @@ fi
 facts=$(cat "$root"/pmix-internals/facts/layouts-*.txt | sed 's/#.*//' | awk 'NF == 2' | sort -u)
 echo "$facts" | awk '{
   n = split($1, p, ".");
-  t = p[1]; if (t == "option") t = "option";
+  t = p[1];
   if (n == 1) { printf "L_SIZE(%s);\n", t; next }
   m = p[2]; f = m;
   if (t == "pmix_info_t" && m == "value_type") f = "value.type";

@@ -312,14 +312,7 @@ impl Shared {
             redirect: flag(&dirs, PMIX_IOF_REDIRECT) && !flag(&dirs, PMIX_IOF_COPY),
         };
         let policy = crate::iof::CachePolicy::from_info(self.cfg.iof_cache, &dirs);
-        let (refid, cached) = {
-            let mut st = self.state.lock();
-            st.iof.next += 1;
-            let refid = st.iof.next;
-            let cached = st.iof.cache.take_matching(|p, ch| pull.wants(p, ch));
-            st.iof.pulls.push(IofPull { refid, ..pull });
-            (refid, cached)
-        };
+        let (refid, cached) = self.add_pull(pull);
         Self::send_cached(r, id, mode, local_ref, policy, cached);
         let finish = move |r: &mut Reactor, res: Result<()>| {
             let mut p = Pack::new(mode);
@@ -383,23 +376,31 @@ impl Shared {
         procs: Vec<Proc>,
         channels: pmix_iof_channel_t,
     ) {
-        let pull = IofPull {
+        let (_, cached) = self.add_pull(IofPull {
             conn: id,
             procs,
             channels,
             local_ref: 0,
             refid: 0,
             redirect: false,
-        };
-        let cached = {
-            let mut st = self.state.lock();
-            st.iof.next += 1;
-            let refid = st.iof.next;
-            let cached = st.iof.cache.take_matching(|p, ch| pull.wants(p, ch));
-            st.iof.pulls.push(IofPull { refid, ..pull });
-            cached
-        };
+        });
         Self::send_cached(r, id, mode, 0, self.cfg.iof_cache, cached);
+    }
+
+    /// Keeps `pull` under a new id (returned) and takes the cached output it wants.
+    fn add_pull(
+        &self,
+        pull: IofPull,
+    ) -> (
+        usize,
+        Vec<(Proc, pmix_iof_channel_t, crate::iof::CachedStream)>,
+    ) {
+        let mut st = self.state.lock();
+        st.iof.next += 1;
+        let refid = st.iof.next;
+        let cached = st.iof.cache.take_matching(|p, ch| pull.wants(p, ch));
+        st.iof.pulls.push(IofPull { refid, ..pull });
+        (refid, cached)
     }
 
     /// `PMIx_IOF_push` with `PMIX_IOF_PUSH_STDIN` in the server's own process: its stdin,

@@ -102,14 +102,15 @@ impl Shared {
             let mut p = Pack::new(mode);
             match res {
                 Ok(ns) => {
+                    let ns = PStr::from(ns);
                     if channels != 0 {
                         // The requester gets the new job's output (before the reply, so
                         // that none of it is missed), as with OpenPMIx.
-                        let job = Proc::new(PStr::from(ns.clone()), PMIX_RANK_WILDCARD);
+                        let job = Proc::new(ns.clone(), PMIX_RANK_WILDCARD);
                         s.pull_for(r, id, mode, vec![job], channels);
                     }
-                    p.status(PMIX_SUCCESS).string(Some(&ns));
-                    if let Some(job) = s.state.lock().jobs.get(&PStr::from(ns)) {
+                    p.status(PMIX_SUCCESS).string(Some(ns.as_bytes()));
+                    if let Some(job) = s.state.lock().jobs.get(&ns) {
                         for kv in job.req_reply() {
                             p.kval(&kv);
                         }
@@ -397,9 +398,12 @@ fn spawn_output_channels(info: &[Info], tool: bool) -> pmix_iof_channel_t {
         (PMIX_FWD_STDDIAG, PMIX_FWD_STDDIAG_CHANNEL),
     ]
     .into_iter()
-    .filter(|(key, _)| match info.iter().find(|i| i.is(key)) {
-        Some(i) => crate::values::info_flag(std::slice::from_ref(i), key),
-        None => tool,
+    .filter(|(key, _)| {
+        if info.iter().any(|i| i.is(key)) {
+            crate::values::info_flag(info, key)
+        } else {
+            tool
+        }
     })
     .fold(0, |acc, (_, ch)| acc | ch)
 }

@@ -395,19 +395,18 @@ pub unsafe extern "C" fn PMIx_server_setup_application(
     entry::status("PMIx_server_setup_application", || {
         // A launcher tool (PRRTE's prun) prepares its application as a server does: the
         // callback comes from the tool's progress thread then. Neither: PMIX_ERR_INIT.
-        let (server, tool) = match lifecycle::server() {
-            Ok(s) => (Some(s), None),
-            Err(e) => (None, Some(lifecycle::client().map_err(|_| e)?)),
+        type Job = Box<dyn FnOnce() + Send>;
+        let post: Box<dyn FnOnce(Job) -> Result<(), Error>> = match lifecycle::server() {
+            Ok(s) => Box::new(move |job| s.post(job)),
+            Err(e) => {
+                let tool = lifecycle::client().map_err(|_| e)?;
+                Box::new(move |job| tool.post(job))
+            }
         };
         let f = cbfunc.ok_or(Error::BadParam)?;
         // SAFETY: per this function's contract.
         unsafe { ptr::cstr(nspace) }?;
         let d = CbData(cbdata);
-        let post = |job: Box<dyn FnOnce() + Send>| match (&server, &tool) {
-            (Some(s), _) => s.post(job),
-            (None, Some(t)) => t.post(job),
-            (None, None) => Err(Error::Status(PMIX_ERR_INIT)),
-        };
         post(Box::new(move || {
             let d = d;
             // SAFETY: the caller's callback; no data, no release needed.
