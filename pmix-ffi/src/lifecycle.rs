@@ -331,8 +331,16 @@ pub(crate) fn client_finalize() -> Result<()> {
     Ok(())
 }
 
+/// Where OpenPMIx's internal help messages (`pmix_show_help`, which PRRTE calls) go in a
+/// server process: its log (folded repeats, written where its job's output goes); the
+/// internal layer prints them to stderr when this declines.
+fn help_sink(file: &[u8], topic: &[u8], msg: &[u8]) -> bool {
+    server_only().is_some_and(|s| s.show_help(file, topic, msg))
+}
+
 /// Installs the server role.
 pub(crate) fn set_server(server: Server, host: Arc<CHost>) -> Result<()> {
+    pmix_internals::output::show_help::set_sink(help_sink);
     with(|r| {
         if r.server.is_some() {
             return Err(Error::Status(PMIX_ERR_INIT));

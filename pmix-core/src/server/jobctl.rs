@@ -184,10 +184,12 @@ impl Shared {
         Ok(())
     }
 
-    /// The command LOG: `PMIx_Log`.
+    /// The command LOG: `PMIx_Log`, logged as `log.rs` says, with the client as
+    /// `PMIX_LOG_SOURCE` and its time as `PMIX_LOG_TIMESTAMP` added to the directives (as
+    /// OpenPMIx's server adds them).
     pub(super) fn on_log(
         &self,
-        _r: &mut Reactor,
+        r: &mut Reactor,
         id: ConnId,
         tag: u32,
         peer: &Peer,
@@ -195,12 +197,22 @@ impl Shared {
     ) -> Result<()> {
         let mode = peer.mode;
         let me = &peer.proc;
-        let _time = u.one(PMIX_TIME)?;
+        let time = match u.one(PMIX_TIME)? {
+            Value::Time(t) => t,
+            _ => return Err(Error::UnpackFailure),
+        };
         let data = u.infos()?;
-        let dirs = requester_info(peer, if u.at_end() { Vec::new() } else { u.infos()? });
-        self.require(Upcall::Log)?;
+        let mut dirs = if u.at_end() { Vec::new() } else { u.infos()? };
+        dirs.push(Info::new(
+            PMIX_LOG_SOURCE.to_bytes(),
+            Value::Proc(me.clone()),
+        ));
+        if time > 0 {
+            dirs.push(Info::new(PMIX_LOG_TIMESTAMP.to_bytes(), Value::Time(time)));
+        }
+        let dirs = requester_info(peer, dirs);
         let done = self.status_done(id, tag, mode);
-        self.host.log(me, &data, &dirs, done);
+        self.log_request(r, me.clone(), data, dirs, done);
         Ok(())
     }
 

@@ -46,6 +46,7 @@ use events::CachedEvent;
 use get::Gets;
 use iof::Forwarding;
 use jobs::Shares;
+pub use log::LogOutput;
 
 /// What `PMIx_server_init` was given.
 #[derive(Debug, Clone)]
@@ -84,6 +85,9 @@ pub struct ServerConfig {
     /// Offer our clients the mapped job-data segment (gds "rsshm"); off when the MCA
     /// parameter `gds` leaves it out. ("hash" is always offered.)
     pub rsshm: bool,
+    /// `PMIX_SERVER_GATEWAY`: this server writes the standard output and error its clients
+    /// log, where their delivered output goes (`log.rs`).
+    pub gateway: bool,
 }
 
 /// The value of OpenPMIx's MCA parameter `name` as the reference reads it for a process:
@@ -145,6 +149,7 @@ impl Default for ServerConfig {
             ds21: std::env::var("PMIX_RS_DS21").map_or(true, |v| v.trim() != "0")
                 && mca_selects(gds.as_deref(), crate::datastore::ds21::NAME),
             rsshm: mca_selects(gds.as_deref(), crate::datastore::gds::GDS_SHM),
+            gateway: false,
         }
     }
 }
@@ -232,6 +237,10 @@ pub struct Shared {
     handshake_timers: Mutex<HashMap<ConnId, TimerId>>,
     /// The server process's own copy of delivered output (see [`Shared::iof_write_local`]).
     local_out: Mutex<iof::LocalOut>,
+    /// Help messages seen and logs handed to the host (`log.rs`).
+    logging: Mutex<log::LogState>,
+    /// Where a gateway writes logged output ([`Shared::set_log_output`]).
+    log_output: std::sync::OnceLock<log::LogOutput>,
     me: Weak<Shared>,
 }
 
@@ -290,6 +299,7 @@ mod get;
 mod iof;
 mod jobctl;
 mod jobs;
+mod log;
 mod publish;
 mod tools;
 
@@ -324,6 +334,8 @@ pub fn start(host: Arc<dyn Host>, cfg: ServerConfig) -> Result<Server> {
         get_requests: AtomicU64::new(0),
         handshake_timers: Mutex::new(HashMap::new()),
         local_out: Mutex::new(iof::LocalOut::default()),
+        logging: Mutex::new(log::LogState::default()),
+        log_output: std::sync::OnceLock::new(),
         events: Arc::new(Registry::default()),
         me: me.clone(),
     });
@@ -387,6 +399,7 @@ impl Shared {
 
     /// Stops the listener, the connections and the progress thread.
     pub fn finalize(&self) {
+        self.report_repeats(false);
         for p in std::mem::take(&mut *self.rendezvous.lock()) {
             let _ = std::fs::remove_file(p);
         }

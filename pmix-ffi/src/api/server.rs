@@ -99,6 +99,7 @@ pub unsafe extern "C" fn PMIx_server_init(
             .find(|i| i.is(PMIX_IOF_LOCAL_OUTPUT))
             .map_or(!launched_by_tool, |_| flag(PMIX_IOF_LOCAL_OUTPUT));
         LOCAL_OUTPUT.store(local, core::sync::atomic::Ordering::Relaxed);
+        cfg.gateway = flag(PMIX_SERVER_GATEWAY);
         cfg.tool_support = flag(PMIX_SERVER_TOOL_SUPPORT);
         cfg.session_support = flag(PMIX_SERVER_SESSION_SUPPORT);
         cfg.system_support = flag(PMIX_SERVER_SYSTEM_SUPPORT);
@@ -117,6 +118,7 @@ pub unsafe extern "C" fn PMIx_server_init(
             return Err(Error::Status(PMIX_ERR_INIT));
         }
         let server = pmix_core::server::start(host.clone(), cfg)?;
+        server.set_log_output(Box::new(log_output));
         match server.report_uri() {
             Ok(Some((fd, text))) => {
                 // SAFETY: the host handed us this descriptor (PMIX_TCP_REPORT_URI) to write
@@ -476,6 +478,20 @@ fn host_and_pid(p: &pmix_core::Proc) -> (String, String) {
         .and_then(|v| v.as_u64())
         .map_or_else(|| "unknown".to_string(), |n| n.to_string());
     (host, pid)
+}
+
+/// Where a gateway server writes the standard output and error its clients log (and its
+/// own help messages): as `PMIx_server_IOF_deliver` of the source would.
+fn log_output(
+    s: &pmix_core::server::Shared,
+    source: &pmix_core::Proc,
+    channel: pmix_iof_channel_t,
+    text: &[u8],
+) {
+    if LOCAL_OUTPUT.load(core::sync::atomic::Ordering::Relaxed) {
+        s.iof_write_local(source, channel, text, &[], &host_and_pid);
+    }
+    let _ = s.iof_deliver(source, channel, text, &[]);
 }
 
 /// See PMIx Standard v5, `PMIx_server_IOF_deliver`: forwards output of `source` to the

@@ -13,9 +13,11 @@
 //! Lines are read as OpenPMIx reads them: in pieces of at most 1023 bytes, each losing its
 //! last byte (the newline, or a real character on a last line without one).
 //!
-//! Messages go to stderr. OpenPMIx does that too until a client, server or tool is
-//! initialized; after that it sends them through `PMIx_Log` (`PMIX_LOG_STDERR`) and folds
-//! repeats into "N more processes have sent help message" lines. Neither is done here yet.
+//! Messages go to stderr, unless a sink takes them ([`set_sink`]): libpmix sets one that
+//! logs them in a server process (`PMIX_LOG_STDERR`, with the file and topic as
+//! `PMIX_LOG_KEY` and `PMIX_LOG_VAL`), where repeats fold into "N more processes have sent
+//! help message" lines, as OpenPMIx does once it is initialized. In a client or tool they go
+//! to stderr (OpenPMIx 5.0.11 drops them in a client: its log path there has no channel).
 //!
 //! The entry points that take C variadic arguments or a `va_list` are C
 //! (`csrc/variadic.c`): they get the unformatted text from `pmixrs_show_help_load`, format it
@@ -103,8 +105,23 @@ fn read_file(path: &[u8]) -> Result<Vec<u8>, i32> {
     Ok(data)
 }
 
-/// Prints a message where help messages go (stderr, for now).
-pub fn deliver(_file: &[u8], _topic: &[u8], msg: &[u8]) {
+/// Where help messages go once the library has a server up: `(file, topic, message)`,
+/// true when taken.
+pub type HelpSink = fn(&[u8], &[u8], &[u8]) -> bool;
+
+static SINK: std::sync::OnceLock<HelpSink> = std::sync::OnceLock::new();
+
+/// Sets where help messages go once something takes them (libpmix's server logging: folded
+/// repeats, written where the job's output goes); the first setting stays.
+pub fn set_sink(sink: HelpSink) {
+    let _ = SINK.set(sink);
+}
+
+/// Prints a message where help messages go: the sink, if it takes it, else stderr.
+pub fn deliver(file: &[u8], topic: &[u8], msg: &[u8]) {
+    if SINK.get().is_some_and(|f| f(file, topic, msg)) {
+        return;
+    }
     super::to_stderr(msg);
 }
 

@@ -22,9 +22,12 @@ pub unsafe extern "C" fn PMIx_Log(
     ndirs: usize,
 ) -> pmix_status_t {
     entry::status("PMIx_Log", || {
-        let c = lifecycle::client()?;
         // SAFETY: per this function's contract.
         let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
+        if let Some(s) = lifecycle::server_only() {
+            return wait(|done| s.log(d, dirs, done));
+        }
+        let c = lifecycle::client()?;
         wait(|done| c.log_nb(&d, &dirs, done))
     })
 }
@@ -43,10 +46,15 @@ pub unsafe extern "C" fn PMIx_Log_nb(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_Log_nb", || {
-        let c = lifecycle::client()?;
         // SAFETY: per this function's contract.
         let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
-        c.log_nb(&d, &dirs, callback::op("PMIx_Log_nb", cbfunc, cbdata))
+        let done = callback::op("PMIx_Log_nb", cbfunc, cbdata);
+        // A server process (not the client of another) logs itself: `pmix_core`'s
+        // `server/log.rs`.
+        if let Some(s) = lifecycle::server_only() {
+            return s.log(d, dirs, done);
+        }
+        lifecycle::client()?.log_nb(&d, &dirs, done)
     })
 }
 
