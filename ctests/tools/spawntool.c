@@ -5,7 +5,9 @@
  * (PMIX_NOTIFY_COMPLETION, as PRRTE's prun gives) and no forwarding ones: the tool gets
  * stdout and stderr; "nofwd", PMIX_FWD_STDOUT and PMIX_FWD_STDERR false: nothing; "bare", no
  * directive at all: nothing either (OpenPMIx looks at the forwarding directives only when
- * there are directives). usage: spawntool <server pid> plain|nofwd|bare */
+ * there are directives); "ended", as "plain" for a job that ended, its output delivered and
+ * its namespace deregistered, before the spawn is answered: the tool still gets the output.
+ * usage: spawntool <server pid> plain|nofwd|bare|ended */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,7 @@ int main(int argc, char **argv)
     printf("tool_init: %s\n", PMIx_Error_string(rc));
     if (PMIX_SUCCESS != rc) return 1;
     PMIX_APP_CONSTRUCT(&app);
-    app.cmd = strdup("true");
+    app.cmd = strdup(0 == strcmp(mode, "ended") ? "ended" : "true");
     app.maxprocs = 1;
     if (0 != strcmp(mode, "bare")) {
         PMIX_INFO_LOAD(&job[njob], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);

@@ -3,7 +3,9 @@
  * upcall that answers PMIX_QUERY_NAMESPACES with "<server nspace>-job", and a spawn upcall that
  * answers with the namespace "<server nspace>-spawned" and then, from a thread of its own,
  * delivers one line of that job's rank 0 on stdout and one on stderr
- * (PMIx_server_IOF_deliver), as a launcher forwards a new job's output. It writes its pid to
+ * (PMIx_server_IOF_deliver), as a launcher forwards a new job's output; for the app "ended" it
+ * registers the job, delivers that output and deregisters the job before it answers (a short
+ * job under PRRTE's DVM ends before prun's spawn is answered). It writes its pid to
  * argv[1] once ready, serves until SIGTERM (or 30 s), then finalizes and exits 0.
  * usage: thost PIDFILE [SERVER_NSPACE (default thost)] */
 #define _GNU_SOURCE
@@ -56,7 +58,14 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
 typedef struct {
     pmix_spawn_cbfunc_t cbfunc;
     void *cbdata;
+    int ended;  /* the app is "ended": the job runs and ends before the spawn is answered */
 } spawn_req_t;
+
+static void registered(pmix_status_t status, void *cbdata)
+{
+    (void) status;
+    *(volatile int *) cbdata = 1;
+}
 
 static void delivered(pmix_status_t status, void *cbdata)
 {
@@ -72,10 +81,29 @@ static void *spawn_thread(void *arg)
     pmix_byte_object_t out = {.bytes = "out of the spawned job\n", .size = 23};
     pmix_byte_object_t err = {.bytes = "err of the spawned job\n", .size = 23};
     snprintf(ns, sizeof(ns), "%s-spawned", server_nspace);
+    PMIX_LOAD_PROCID(&rank0, ns, 0);
+    if (req->ended) {
+        /* as PRRTE's DVM with a short job: registered, its output delivered, deregistered,
+         * and only then the spawn answered */
+        volatile int done = 0;
+        pmix_info_t size;
+        uint32_t one = 1;
+        PMIX_INFO_LOAD(&size, PMIX_JOB_SIZE, &one, PMIX_UINT32);
+        PMIx_server_register_nspace(ns, 1, &size, 1, registered, (void *) &done);
+        while (!done) {
+            usleep(1000);
+        }
+        PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDOUT_CHANNEL, &out, NULL, 0, delivered, NULL);
+        PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDERR_CHANNEL, &err, NULL, 0, delivered, NULL);
+        PMIx_server_deregister_nspace(ns, NULL, NULL);
+        usleep(100000);
+        req->cbfunc(PMIX_SUCCESS, ns, req->cbdata);
+        free(req);
+        return NULL;
+    }
     req->cbfunc(PMIX_SUCCESS, ns, req->cbdata);
     free(req);
     usleep(300000);
-    PMIX_LOAD_PROCID(&rank0, ns, 0);
     PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDOUT_CHANNEL, &out, NULL, 0, delivered, NULL);
     PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDERR_CHANNEL, &err, NULL, 0, delivered, NULL);
     return NULL;
@@ -87,9 +115,10 @@ static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
 {
     pthread_t t;
     spawn_req_t *req = malloc(sizeof(*req));
-    (void) proc; (void) job_info; (void) ninfo; (void) apps; (void) napps;
+    (void) proc; (void) job_info; (void) ninfo;
     req->cbfunc = cbfunc;
     req->cbdata = cbdata;
+    req->ended = napps > 0 && NULL != apps[0].cmd && 0 == strcmp(apps[0].cmd, "ended");
     if (0 != pthread_create(&t, NULL, spawn_thread, req)) {
         free(req);
         return PMIX_ERROR;

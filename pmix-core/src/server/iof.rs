@@ -149,6 +149,49 @@ pub(super) struct Forwarding {
     pub(super) next: usize,
     /// Output that arrived while no registration wanted it.
     pub(super) cache: crate::iof::IofCache,
+    /// Spawns in flight whose requester gets the new job's output: while there are any,
+    /// the cached output of a job deregistered meanwhile is kept (a short job can end, and
+    /// its host deregister it, before the spawn's answer registers the requester: PRRTE's
+    /// `prun` then printed nothing).
+    pub(super) spawns_wanting_output: usize,
+    /// Jobs deregistered while such spawns were in flight: their output is still cached
+    /// until the last of those spawns is answered.
+    pub(super) retired: Vec<PStr>,
+}
+
+impl Forwarding {
+    /// Whether output of `nspace` is cached for a later pull: its job is registered, or it
+    /// was deregistered while a spawn that may want it is in flight.
+    fn caches(&self, registered: bool, nspace: &PStr) -> bool {
+        registered || (self.spawns_wanting_output > 0 && self.retired.contains(nspace))
+    }
+
+    /// A job deregistered: its cached output goes, unless a spawn in flight may want it.
+    pub(super) fn job_deregistered(&mut self, nspace: &PStr) {
+        if self.spawns_wanting_output > 0 {
+            if !self.retired.contains(nspace) {
+                self.retired.push(nspace.clone());
+            }
+        } else {
+            self.cache.remove_nspace(nspace);
+        }
+    }
+
+    /// A spawn whose requester gets the new job's output is in flight.
+    pub(super) fn spawn_started(&mut self) {
+        self.spawns_wanting_output += 1;
+    }
+
+    /// Such a spawn was answered (its requester's pull taken): once none is left, the
+    /// output of the jobs deregistered meanwhile goes.
+    pub(super) fn spawn_answered(&mut self) {
+        self.spawns_wanting_output = self.spawns_wanting_output.saturating_sub(1);
+        if self.spawns_wanting_output == 0 {
+            for ns in std::mem::take(&mut self.retired) {
+                self.cache.remove_nspace(&ns);
+            }
+        }
+    }
 }
 
 impl Shared {
@@ -192,10 +235,22 @@ impl Shared {
                     .filter(|p| p.wants(&source, channel))
                     .filter_map(|p| Some((p.conn, st.peers.get(&p.conn)?.mode, p.local_ref)))
                     .collect();
-                // Cached for a later pull only while the namespace is registered: what
-                // arrives after its deregistration (the host's last reads race it) would
-                // stay cached for ever.
-                if targets.is_empty() && st.jobs.contains_key(&source.nspace) {
+                // Cached for a later pull only while the namespace is registered (or a
+                // spawn that may want it is in flight, `Forwarding::retired`): what arrives
+                // after its deregistration (the host's last reads race it) would stay
+                // cached for ever.
+                let registered = st.jobs.contains_key(&source.nspace);
+                trace!(
+                    "server: output of {source:?} channel {channel}, {} bytes, to {} pulls{}",
+                    bytes.len(),
+                    targets.len(),
+                    if registered {
+                        ""
+                    } else {
+                        " (job not registered)"
+                    }
+                );
+                if targets.is_empty() && st.iof.caches(registered, &source.nspace) {
                     let complete = crate::iof::is_complete(&info);
                     st.iof
                         .cache
@@ -399,6 +454,12 @@ impl Shared {
         st.iof.next += 1;
         let refid = st.iof.next;
         let cached = st.iof.cache.take_matching(|p, ch| pull.wants(p, ch));
+        trace!(
+            "server: pull of {:?} channels {}, {} cached streams",
+            pull.procs,
+            pull.channels,
+            cached.len()
+        );
         st.iof.pulls.push(IofPull { refid, ..pull });
         (refid, cached)
     }

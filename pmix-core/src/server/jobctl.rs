@@ -98,17 +98,24 @@ impl Shared {
         let info = requester_info(peer, directives);
         let apps = u.apps()?;
         self.require(Upcall::Spawn)?;
+        if channels != 0 {
+            self.state.lock().iof.spawn_started();
+        }
         let done = self.later(move |s: &Arc<Shared>, r, res: Result<Vec<u8>>| {
             let mut p = Pack::new(mode);
+            if channels != 0 {
+                // The requester gets the new job's output (before the reply, so that none
+                // of it is missed), as with OpenPMIx, including what the job wrote before
+                // (it may have ended already: `Forwarding::retired`).
+                if let Ok(ns) = &res {
+                    let job = Proc::new(PStr::from(ns.as_slice()), PMIX_RANK_WILDCARD);
+                    s.pull_for(r, id, mode, vec![job], channels);
+                }
+                s.state.lock().iof.spawn_answered();
+            }
             match res {
                 Ok(ns) => {
                     let ns = PStr::from(ns);
-                    if channels != 0 {
-                        // The requester gets the new job's output (before the reply, so
-                        // that none of it is missed), as with OpenPMIx.
-                        let job = Proc::new(ns.clone(), PMIX_RANK_WILDCARD);
-                        s.pull_for(r, id, mode, vec![job], channels);
-                    }
                     p.status(PMIX_SUCCESS).string(Some(ns.as_bytes()));
                     if let Some(job) = s.state.lock().jobs.get(&ns) {
                         for kv in job.req_reply() {

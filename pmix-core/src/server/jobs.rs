@@ -188,6 +188,7 @@ impl Shared {
 
     /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
     pub fn deregister_nspace(&self, nspace: &PStr) {
+        trace!("server: deregister {nspace}");
         let mut st = self.state.lock();
         st.jobs.remove(nspace);
         st.share.req_replies.retain(|(ns, _), _| ns != nspace);
@@ -196,7 +197,7 @@ impl Shared {
         st.dead.retain(|p| &p.nspace != nspace);
         st.ended.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
-        st.iof.cache.remove_nspace(nspace);
+        st.iof.job_deregistered(nspace);
         drop(st);
         self.local_out.lock().remove_nspace(nspace);
     }
