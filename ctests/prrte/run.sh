@@ -77,7 +77,7 @@ mask() {  # the per-run details of an output
     -e 's/OpenPMIx 5\.0\.11rc1 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
     -e 's/pmix-rs 5\.0\.11 \(PMIx Standard/PMIX-VERSION (PMIx Standard/' \
     -e 's/:[0-9]+\]</:PID]</g' -e 's/\[HOST:[0-9]+\]/[HOST:PID]/g' -e 's/\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4}\]/[TIME]/g' \
-    -e 's/PMIX_SUCCESS/SUCCESS/g' "$1" |
+    -e 's/PMIX_SUCCESS/SUCCESS/g' -e 's|/ompi\.[0-9]+/|/ompi.PID/|g' "$1" |
     # pps's table: pids, and the columns they widen
     if [ "${3:-}" = table ]; then sed -E -e 's/[0-9]{3,}/N/g' -e 's/ +/ /g'; else cat; fi |
     # the ranks' lines come in any order
@@ -85,7 +85,8 @@ mask() {  # the per-run details of an output
 }
 checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn pubname-local stdin
         output-tag output-detailed output-rank-merged output-timestamp output-file
-        tool-pps tool-pquery tool-example help-fold help-finalize help-client help-mpi
+        tool-pps tool-pquery tool-example help-fold help-finalize help-client help-mpi env-ompi
+        env-ompi-apps
         mca-prtemca mca-mca mca-prte-env mca-prte-file mca-pmix-env mca-pmix-file)
 # MCA parameters, one visible effect each: PRRTE's plm framework talks (plm_base_verbose),
 # OpenPMIx's gds selection reaches the ranks' environment (PMIX_GDS_MODULE). The parameter
@@ -93,6 +94,11 @@ checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-stat
 mkdir -p "$work/home/.prte" "$work/home/.pmix"
 echo "plm_base_verbose = 5" > "$work/home/.prte/mca-params.conf"
 echo "gds = hash" > "$work/home/.pmix/mca-params.conf"
+# the user's Open MPI parameter file, which OpenPMIx's ompi support hands the ranks: a
+# parameter of Open MPI, one of OpenPMIx and one of PRRTE
+mkdir -p "$work/ompihome/.openmpi"
+printf 'btl_base_verbose = 0\ngds_base_verbose = 0\nplm_base_verbose = 0\n' \
+  > "$work/ompihome/.openmpi/mca-params.conf"
 GDS_OF_RANK=(-n 1 sh -c 'echo "gds: $PMIX_GDS_MODULE"')
 # ranks that print a line on stdout and one on stderr
 TWO_LINES=(-n 2 sh -c 'echo out $PMIX_RANK; echo err $PMIX_RANK >&2')
@@ -158,6 +164,15 @@ cmd_of() {
     # every rank's MPI_Init fails with Open MPI's help message "A requested component was
     # not found" (opal_show_help, logged through PMIx_Log_nb), then aborts
     help-mpi) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH --mca btl no-such-btl "$work/allreduce") ;;
+    # what mpirun's ranks find in their environment from OpenPMIx's Open MPI support
+    # (docs/notes/server.md, "Programming models"): OMPI_COMM_WORLD_RANK and the rest per
+    # rank, the user's ~/.openmpi parameters, PMIX_MCA_* of mpirun's environment
+    env-ompi) CMD=(env HOME="$work/ompihome" PMIX_MCA_ctest_param=1 "${MPIRUN[@]}" -np 3 -x LD_LIBRARY_PATH
+                   sh -c 'env | grep -E "^(OMPI_|OPAL_|PMIX_MCA_|PMIX_PARAM_|PRTE_MCA_)"') ;;
+    # two apps: OMPI_APP_CTX_NUM_PROCS, OMPI_FIRST_RANKS, OMPI_MCA_num_restarts too (the
+    # apps run the same command: OpenPMIx gives every rank app 0's command and directory)
+    env-ompi-apps) CMD=("${MPIRUN[@]}" -np 1 -x LD_LIBRARY_PATH sh -c 'env | grep "^OMPI_"' :
+                        -np 2 -x LD_LIBRARY_PATH sh -c 'env | grep "^OMPI_"') ;;
     *) echo "unknown check $1" >&2; return 1 ;;
   esac
 }
@@ -222,7 +237,7 @@ for c in "${checks[@]}"; do
     fi
     echo $? > "$work/$c.$lib.rc"
     # the maps check: the library really is the one under test
-    case $c in hostname|allreduce|ring|spawn|exit-status|output-*|mca-*|help-*) order=sort ;; *) order= ;; esac
+    case $c in hostname|allreduce|ring|spawn|exit-status|output-*|mca-*|help-*|env-*) order=sort ;; *) order= ;; esac
     table=; [ "$c" = tool-pps ] && table=table
     mask "$work/$c.$lib.out" "$order" $table > "$work/$c.$lib.masked"
   done

@@ -22,6 +22,7 @@ pub mod host;
 pub mod iof;
 pub mod launcher;
 pub mod net;
+pub mod pmdl;
 pub mod print;
 pub mod progress;
 pub mod regex;

@@ -91,6 +91,20 @@ fn by_uid<T>(uid: u32, read: impl FnOnce(&libc::passwd) -> T) -> Option<T> {
     )
 }
 
+/// The home directory of user `uid` in the system's user database.
+pub fn home_dir(uid: u32) -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    by_uid(uid, |pw| {
+        (!pw.pw_dir.is_null()).then(|| {
+            // SAFETY: on success `pw_dir` is null (not here) or points to a NUL-terminated
+            // string in the lookup's buffer, which lives while `read` runs.
+            let d = unsafe { std::ffi::CStr::from_ptr(pw.pw_dir) };
+            std::path::PathBuf::from(std::ffi::OsStr::from_bytes(d.to_bytes()))
+        })
+    })
+    .flatten()
+}
+
 /// The primary gid of user `uid` in the system's user database.
 pub fn primary_gid(uid: u32) -> Option<u32> {
     by_uid(uid, |pw| pw.pw_gid)

@@ -63,6 +63,78 @@ unsafe extern "C" fn release_infos(cbdata: *mut c_void) {
     })
 }
 
+/// The op-callback form of [`release_infos`] (`pmix_setup_application_cbfunc_t` hands the
+/// host a `pmix_op_cbfunc_t` to release the array with).
+unsafe extern "C" fn release_infos_op(_status: pmix_status_t, cbdata: *mut c_void) {
+    // SAFETY: per release_infos.
+    unsafe { release_infos(cbdata) }
+}
+
+/// Calls a setup-application callback with `infos`, which stay valid until the host calls
+/// the release callback it is given.
+///
+/// # Safety
+/// `f` is the host's callback and `d` its data.
+pub(crate) unsafe fn setup_application_done(
+    f: unsafe extern "C" fn(
+        pmix_status_t,
+        *mut pmix_info_t,
+        usize,
+        *mut c_void,
+        pmix_op_cbfunc_t,
+        *mut c_void,
+    ),
+    d: *mut c_void,
+    infos: &[pmix_core::Info],
+) {
+    match convert::infos_to_c(infos) {
+        Ok(ptr) if !infos.is_empty() => {
+            let rel = Box::into_raw(Box::new(InfoArray {
+                ptr,
+                n: infos.len(),
+            }))
+            .cast::<c_void>();
+            // SAFETY: the host's callback; the array lives until release_infos_op runs.
+            unsafe {
+                f(
+                    PMIX_SUCCESS,
+                    ptr,
+                    infos.len(),
+                    d,
+                    Some(release_infos_op),
+                    rel,
+                )
+            };
+        }
+        Ok(_) => {
+            // SAFETY: the host's callback; no data, no release needed.
+            unsafe {
+                f(
+                    PMIX_SUCCESS,
+                    core::ptr::null_mut(),
+                    0,
+                    d,
+                    None,
+                    core::ptr::null_mut(),
+                )
+            };
+        }
+        Err(e) => {
+            // SAFETY: as above.
+            unsafe {
+                f(
+                    e.status(),
+                    core::ptr::null_mut(),
+                    0,
+                    d,
+                    None,
+                    core::ptr::null_mut(),
+                )
+            };
+        }
+    }
+}
+
 /// A completion that calls an info callback with a status and results. The results stay
 /// valid until the callee calls the release function it is given.
 pub(crate) fn info(export: &'static str, f: pmix_info_cbfunc_t, d: *mut c_void) -> InfoDone {

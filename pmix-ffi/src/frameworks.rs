@@ -45,6 +45,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_core_names_the_same_frameworks() {
+        let names: Vec<&str> = pmix_framework_names
+            .0
+            .iter()
+            .take_while(|p| !p.is_null())
+            // SAFETY: the table's entries are C string literals.
+            .map(|&p| unsafe { core::ffi::CStr::from_ptr(p) }.to_str().unwrap())
+            .collect();
+        assert_eq!(names, pmix_core::pmdl::PMIX_FRAMEWORKS);
+    }
+
+    #[test]
     fn the_table_is_136_bytes_and_terminated() {
         assert_eq!(core::mem::size_of_val(&pmix_framework_names), 136);
         let t = &pmix_framework_names.0;

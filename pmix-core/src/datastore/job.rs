@@ -448,6 +448,11 @@ impl JobRecord {
         }
     }
 
+    /// A value registered for app `appnum` (its `PMIX_APP_INFO_ARRAY`).
+    pub fn app_get(&self, appnum: u32, key: &[u8]) -> Option<Value> {
+        self.data.app(appnum).and_then(|a| a.kv.get(key).cloned())
+    }
+
     /// The ranks on the node `node` (a host name or alias): that node's `pmix.lpeers`, else
     /// the ranks whose `pmix.hname` it is. What a 5.0 client's `PMIx_Resolve_peers` asks.
     pub fn ranks_on(&self, node: &[u8]) -> Vec<u32> {

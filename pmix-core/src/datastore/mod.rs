@@ -41,6 +41,8 @@ use crate::{Error, Result};
 pub use client::ClientStore;
 pub use job::JobRecord;
 pub use modex::ModexStore;
+#[cfg(test)]
+pub(crate) use realm::info_array as realm_info_array;
 
 /// Which node a node-realm Get asks about.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -198,6 +198,7 @@ impl Shared {
         st.ended.retain(|p| &p.nspace != nspace);
         st.modex.remove_nspace(nspace);
         st.iof.job_deregistered(nspace);
+        st.ompi_jobs.remove(nspace);
         drop(st);
         self.local_out.lock().remove_nspace(nspace);
     }
@@ -252,7 +253,23 @@ impl Shared {
                 dir.to_string_lossy().into_owned(),
             ));
         }
+        let st = self.state.lock();
+        if st.ompi_jobs.contains(&proc.nspace)
+            && let Some(job) = st.jobs.get(&proc.nspace)
+        {
+            env.extend(crate::pmdl::ompi_fork_env(job, proc.rank));
+        }
         env
+    }
+
+    /// `PMIx_server_setup_application`: the envars `PMIX_SETUP_APP_ENVARS` asks for
+    /// (`crate::pmdl::harvest_envars`); a job set up so for Open MPI has its processes get
+    /// Open MPI's variables from `setup_fork`, as OpenPMIx's `ompi` component does.
+    pub fn setup_application(&self, nspace: &PStr, info: &[Info]) -> Vec<Info> {
+        if info.iter().any(|i| i.is(PMIX_SETUP_APP_ENVARS)) && crate::pmdl::is_ompi(info) {
+            self.state.lock().ompi_jobs.insert(nspace.clone());
+        }
+        crate::pmdl::harvest_envars(info)
     }
 
     /// Makes our ds21 store of `nspace` for its reference clients, once per namespace: the

@@ -98,17 +98,10 @@ pub fn mca_param(name: &str) -> Option<String> {
     if let Ok(v) = std::env::var(format!("PMIX_MCA_{name}")) {
         return Some(v);
     }
-    let files = [
-        std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".pmix/mca-params.conf")),
-        std::env::var_os("PMIX_PREFIX")
-            .map(|p| std::path::PathBuf::from(p).join("etc/pmix-mca-params.conf")),
-    ];
-    files.into_iter().flatten().find_map(|f| {
-        let text = std::fs::read_to_string(f).ok()?;
-        text.lines().find_map(|l| {
-            let (k, v) = l.split_once('=')?;
-            (!k.trim_start().starts_with('#') && k.trim() == name).then(|| v.trim().to_string())
-        })
+    crate::pmdl::pmix_param_files().into_iter().find_map(|f| {
+        crate::pmdl::param_file(&f)
+            .into_iter()
+            .find_map(|(k, v)| (k == name).then_some(v))
     })
 }
 
@@ -216,6 +209,9 @@ struct State {
     event_cache: VecDeque<CachedEvent>,
     /// The job data as it is handed to peers: packed replies, segments, ds21 (`jobs`).
     share: Shares,
+    /// Jobs set up for Open MPI (`setup_application` with `PMIX_SETUP_APP_ENVARS` and the
+    /// "ompi" personality): their processes get Open MPI's variables (`crate::pmdl`).
+    ompi_jobs: HashSet<PStr>,
 }
 
 /// State shared by the API threads, the progress thread and handshake threads.

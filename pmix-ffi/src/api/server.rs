@@ -381,8 +381,10 @@ pub unsafe extern "C" fn PMIx_server_dmodex_request(
 }
 
 /// See PMIx Standard v5, `PMIx_server_setup_application`: network and programming-model
-/// information for a job about to launch. We have no fabric plugins, so the answer is an
-/// empty set, delivered through `cbfunc`.
+/// information for a job about to launch, delivered through `cbfunc`. We have no fabric
+/// plugins; with `PMIX_SETUP_APP_ENVARS` the answer is the envars OpenPMIx 5.0.11 harvests
+/// (`pmix_core::pmdl`), and a job set up so for Open MPI has its processes get Open MPI's
+/// variables from `PMIx_server_setup_fork`.
 ///
 /// # Safety
 /// `nspace` a C string; `(info, ninfo)` valid; `cbfunc` called once with `cbdata`.
@@ -397,30 +399,33 @@ pub unsafe extern "C" fn PMIx_server_setup_application(
     entry::status("PMIx_server_setup_application", || {
         // A launcher tool (PRRTE's prun) prepares its application as a server does: the
         // callback comes from the tool's progress thread then. Neither: PMIX_ERR_INIT.
-        type Job = Box<dyn FnOnce() + Send>;
-        let post: Box<dyn FnOnce(Job) -> Result<(), Error>> = match lifecycle::server() {
-            Ok(s) => Box::new(move |job| s.post(job)),
-            Err(e) => {
-                let tool = lifecycle::client().map_err(|_| e)?;
-                Box::new(move |job| tool.post(job))
-            }
+        let role = match lifecycle::server() {
+            Ok(s) => Ok(s),
+            Err(e) => Err(lifecycle::client().map_err(|_| e)?),
         };
         let f = cbfunc.ok_or(Error::BadParam)?;
         // SAFETY: per this function's contract.
-        unsafe { ptr::cstr(nspace) }?;
+        let ns = PStr::from(unsafe { ptr::cstr(nspace) }?.to_bytes());
+        // SAFETY: per this function's contract.
+        let info = unsafe { infos(info, ninfo) }?;
         let d = CbData(cbdata);
+        type Job = Box<dyn FnOnce() + Send>;
+        type Poster = Box<dyn FnOnce(Job) -> Result<(), Error>>;
+        let (post, envars): (Poster, _) = match role {
+            Ok(s) => {
+                let envars = s.setup_application(&ns, &info);
+                (Box::new(move |job| s.post(job)), envars)
+            }
+            Err(tool) => {
+                let envars = pmix_core::pmdl::harvest_envars(&info);
+                (Box::new(move |job| tool.post(job)), envars)
+            }
+        };
         post(Box::new(move || {
             let d = d;
-            // SAFETY: the caller's callback; no data, no release needed.
-            entry::guard("PMIx_server_setup_application", (), || unsafe {
-                f(
-                    PMIX_SUCCESS,
-                    core::ptr::null_mut(),
-                    0,
-                    d.0,
-                    None,
-                    core::ptr::null_mut(),
-                )
+            entry::guard("PMIx_server_setup_application", (), || {
+                // SAFETY: the caller's callback and data.
+                unsafe { callback::setup_application_done(f, d.0, &envars) }
             })
         }))
     })

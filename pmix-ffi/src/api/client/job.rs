@@ -22,13 +22,19 @@ pub unsafe extern "C" fn PMIx_Log(
     ndirs: usize,
 ) -> pmix_status_t {
     entry::status("PMIx_Log", || {
+        let server = lifecycle::server_only();
+        let client = if server.is_some() {
+            None
+        } else {
+            Some(lifecycle::client()?)
+        };
         // SAFETY: per this function's contract.
         let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
-        if let Some(s) = lifecycle::server_only() {
-            return wait(|done| s.log(d, dirs, done));
+        match (server, client) {
+            (Some(s), _) => wait(|done| s.log(d, dirs, done)),
+            (None, Some(c)) => wait(|done| c.log_nb(&d, &dirs, done)),
+            (None, None) => Err(pmix_core::Error::Init),
         }
-        let c = lifecycle::client()?;
-        wait(|done| c.log_nb(&d, &dirs, done))
     })
 }
 
@@ -46,15 +52,22 @@ pub unsafe extern "C" fn PMIx_Log_nb(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_Log_nb", || {
+        // A server process (not the client of another) logs itself: `pmix_core`'s
+        // `server/log.rs`.
+        let server = lifecycle::server_only();
+        let client = if server.is_some() {
+            None
+        } else {
+            Some(lifecycle::client()?)
+        };
         // SAFETY: per this function's contract.
         let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
         let done = callback::op("PMIx_Log_nb", cbfunc, cbdata);
-        // A server process (not the client of another) logs itself: `pmix_core`'s
-        // `server/log.rs`.
-        if let Some(s) = lifecycle::server_only() {
-            return s.log(d, dirs, done);
+        match (server, client) {
+            (Some(s), _) => s.log(d, dirs, done),
+            (None, Some(c)) => c.log_nb(&d, &dirs, done),
+            (None, None) => Err(pmix_core::Error::Init),
         }
-        lifecycle::client()?.log_nb(&d, &dirs, done)
     })
 }
 
