@@ -143,6 +143,32 @@ pub fn is_ompi(info: &[Info]) -> bool {
     })
 }
 
+/// Whether a registered job asks for Open MPI's support, as OpenPMIx's `ompi` component
+/// decides at registration (a daemon that never set the job up, such as a `prted`, learns
+/// it so): a job-level `PMIX_PERSONALITY` or `PMIX_PROGRAMMING_MODEL` naming "ompi", or an
+/// app's listing "ompi" (or "ompiN", N at least 5) among its comma-separated models.
+pub fn job_is_ompi(job: &JobRecord) -> bool {
+    let keys = [PMIX_PERSONALITY, PMIX_PROGRAMMING_MODEL];
+    let text = |v: Option<Value>| v.and_then(|v| v.as_str().map(|s| s.to_string()));
+    let job_level = keys.iter().any(|k| {
+        text(job.get(PMIX_RANK_WILDCARD, k.to_bytes())).is_some_and(|s| s.contains("ompi"))
+    });
+    let napps = num(job.get(PMIX_RANK_WILDCARD, PMIX_JOB_NUM_APPS.to_bytes())).unwrap_or(1);
+    job_level
+        || (0..u32::try_from(napps).unwrap_or(0)).any(|a| {
+            keys.iter().any(|k| {
+                text(job.app_get(a, k.to_bytes())).is_some_and(|s| {
+                    s.split(',').any(|m| {
+                        m == "ompi"
+                            || m.strip_prefix("ompi")
+                                .and_then(|v| v.parse::<u32>().ok())
+                                .is_some_and(|v| v >= 5)
+                    })
+                })
+            })
+        })
+}
+
 /// The envars a setup adds, in order, with OpenPMIx's rule for names seen twice: the later
 /// value replaces the earlier one in place.
 #[derive(Default)]
@@ -429,6 +455,31 @@ mod fork_env_tests {
         assert_eq!(get("OMPI_APP_CTX_NUM_PROCS"), Some("1 2"));
         assert_eq!(get("OMPI_FIRST_RANKS"), Some("0 1"));
         assert_eq!(get("OMPI_MCA_num_restarts"), Some("0"));
+    }
+
+    #[test]
+    fn a_job_is_open_mpis_by_its_personality_or_an_apps_model() {
+        let reg = |info: Vec<Info>| {
+            JobRecord::from_register(&PStr::from("ns"), 1, &info, &PStr::from("node")).unwrap()
+        };
+        assert!(job_is_ompi(&reg(vec![info(PMIX_PERSONALITY, s("ompi"))])));
+        assert!(!job_is_ompi(&reg(vec![info(PMIX_PERSONALITY, s("prte"))])));
+        let app = |model: &str| {
+            reg(vec![
+                info(PMIX_JOB_NUM_APPS, Value::Uint32(1)),
+                info(
+                    PMIX_APP_INFO_ARRAY,
+                    arr(vec![
+                        info(PMIX_APPNUM, Value::Uint32(0)),
+                        info(PMIX_PROGRAMMING_MODEL, s(model)),
+                    ]),
+                ),
+            ])
+        };
+        assert!(job_is_ompi(&app("prte,ompi")));
+        assert!(job_is_ompi(&app("ompi5")));
+        assert!(!job_is_ompi(&app("ompi4")));
+        assert!(!job_is_ompi(&app("mpich")));
     }
 
     #[test]

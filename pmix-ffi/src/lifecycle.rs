@@ -331,6 +331,17 @@ pub(crate) fn client_finalize() -> Result<()> {
     Ok(())
 }
 
+/// Whether `nspace` names a peer this process can pack for or unpack from
+/// (`PMIx_Data_pack`'s target, as OpenPMIx finds it): its own namespace, its server's, or a
+/// namespace its server role registered. Nothing before an init.
+pub(crate) fn knows_nspace(nspace: &[u8]) -> bool {
+    let (client, server) = with(|r| (r.client.clone(), r.server.clone()));
+    client.is_some_and(|c| c.me.nspace.as_bytes() == nspace || c.server.nspace.as_bytes() == nspace)
+        || server.is_some_and(|s| {
+            s.cfg.id.nspace.as_bytes() == nspace || s.has_nspace(&pmix_core::PStr::from(nspace))
+        })
+}
+
 /// Where OpenPMIx's internal help messages (`pmix_show_help`, which PRRTE calls) go in a
 /// server process: its log (folded repeats, written where its job's output goes); the
 /// internal layer prints them to stderr when this declines.

@@ -149,10 +149,14 @@ impl Shared {
     ) -> Result<()> {
         trace!("server: register {nspace} nlocal {nlocal}");
         let job = JobRecord::from_register_iter(nspace, nlocal, info, &self.cfg.hostname)?;
+        let ompi = crate::pmdl::job_is_ompi(&job);
         let mut st = self.state.lock();
         st.share.req_replies.retain(|(ns, _), _| ns != nspace);
         drop_segments(&mut st, nspace);
         st.jobs.insert(nspace.clone(), job);
+        if ompi {
+            st.ompi_jobs.insert(nspace.clone());
+        }
         drop(st);
         let me = self.arc();
         self.progress.post(move |r| me.retry_gets(r))?;
@@ -187,6 +191,11 @@ impl Shared {
     }
 
     /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
+    /// Whether the host registered the namespace `nspace` (and has not deregistered it).
+    pub fn has_nspace(&self, nspace: &PStr) -> bool {
+        self.state.lock().jobs.contains_key(nspace)
+    }
+
     pub fn deregister_nspace(&self, nspace: &PStr) {
         trace!("server: deregister {nspace}");
         let mut st = self.state.lock();

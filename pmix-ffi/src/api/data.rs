@@ -30,11 +30,20 @@ fn buffer_type() -> BufferType {
 }
 
 /// Checks the peer named as target or source of a pack. NULL means "a peer of our own
-/// version". The reference answers `PMIX_ERR_NOT_FOUND` for a process it has no connection
-/// with; this library has no peers yet (it is never initialized), so every named process is
-/// unknown.
+/// version". Every peer speaks our buffer format, so a named one only has to be known: the
+/// process's own namespace (PRRTE packs with its daemon's own name), its server's, or one
+/// its server registered (`lifecycle::knows_nspace`); OpenPMIx answers
+/// `PMIX_ERR_NOT_FOUND` for a process it cannot place, and for any before an init.
 fn check_peer(p: *const pmix_proc_t) -> Result<()> {
     if p.is_null() {
+        return Ok(());
+    }
+    // SAFETY: a non-NULL target is a valid pmix_proc_t (the function's contract).
+    let nspace = unsafe { &(*p).nspace };
+    let len = nspace.iter().position(|&c| c == 0).unwrap_or(nspace.len());
+    // SAFETY: c_char and u8 have the same size and layout.
+    let bytes = unsafe { core::slice::from_raw_parts(nspace.as_ptr().cast::<u8>(), len) };
+    if crate::lifecycle::knows_nspace(bytes) {
         Ok(())
     } else {
         Err(Error::NotFound)
