@@ -444,8 +444,10 @@ pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc_,
 
 /*
  See PMIx Standard v5, `PMIx_server_setup_application`: network and programming-model
- information for a job about to launch. We have no fabric plugins, so the answer is an
- empty set, delivered through `cbfunc`.
+ information for a job about to launch, delivered through `cbfunc`. We have no fabric
+ plugins; with `PMIX_SETUP_APP_ENVARS` the answer is the envars OpenPMIx 5.0.11 harvests
+ (`pmix_core::pmdl`), and a job set up so for Open MPI has its processes get Open MPI's
+ variables from `PMIx_server_setup_fork`.
 
  # Safety
  `nspace` a C string; `(info, ninfo)` valid; `cbfunc` called once with `cbdata`.
