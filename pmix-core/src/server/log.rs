@@ -122,6 +122,19 @@ fn text_of(v: &Value) -> Option<&[u8]> {
     }
 }
 
+/// A help message as a log: its text on `PMIX_LOG_STDERR`, its file and topic as
+/// `PMIX_LOG_KEY` and `PMIX_LOG_VAL`.
+fn help_log(file: &[u8], topic: &[u8], text: &[u8]) -> (Vec<Info>, Vec<Info>) {
+    let s = |b: &[u8]| Value::String(Some(PStr::from(b)));
+    (
+        vec![Info::new(PMIX_LOG_STDERR.to_bytes(), s(text))],
+        vec![
+            Info::new(PMIX_LOG_KEY.to_bytes(), s(file)),
+            Info::new(PMIX_LOG_VAL.to_bytes(), s(topic)),
+        ],
+    )
+}
+
 fn str_dir<'a>(dirs: &'a [Info], key: &core::ffi::CStr) -> Option<&'a [u8]> {
     info_value(dirs, key)
         .and_then(|v| v.as_str())
@@ -180,20 +193,7 @@ impl Shared {
         if !self.cfg.gateway && !self.host.provides(Upcall::Log) {
             return false;
         }
-        let data = vec![Info::new(
-            PMIX_LOG_STDERR.to_bytes(),
-            Value::String(Some(PStr::from(text))),
-        )];
-        let dirs = vec![
-            Info::new(
-                PMIX_LOG_KEY.to_bytes(),
-                Value::String(Some(PStr::from(file))),
-            ),
-            Info::new(
-                PMIX_LOG_VAL.to_bytes(),
-                Value::String(Some(PStr::from(topic))),
-            ),
-        ];
+        let (data, dirs) = help_log(file, topic, text);
         self.log(data, dirs, Box::new(|_| {})).is_ok()
     }
 
@@ -323,22 +323,11 @@ impl Shared {
             if self.cfg.gateway {
                 self.write_log_output(&self.cfg.id, PMIX_FWD_STDERR_CHANNEL, &line);
             } else if timer && self.host.provides(Upcall::Log) {
-                let data = vec![Info::new(
-                    PMIX_LOG_STDERR.to_bytes(),
-                    Value::String(Some(PStr::from(line))),
-                )];
-                let dirs = vec![
-                    Info::new(
-                        PMIX_LOG_KEY.to_bytes(),
-                        Value::String(Some(PStr::from(file))),
-                    ),
-                    Info::new(
-                        PMIX_LOG_VAL.to_bytes(),
-                        Value::String(Some(PStr::from(topic))),
-                    ),
+                let (data, mut dirs) = help_log(&file, &topic, &line);
+                dirs.extend([
                     Info::new(PMIX_LOG_AGG.to_bytes(), Value::Bool(false)),
                     Info::new(PMIX_LOG_SOURCE.to_bytes(), Value::Proc(self.cfg.id.clone())),
-                ];
+                ]);
                 self.host.log(&self.cfg.id, &data, &dirs, Box::new(|_| {}));
             }
         }
