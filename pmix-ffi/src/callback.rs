@@ -87,52 +87,30 @@ pub(crate) unsafe fn setup_application_done(
     d: *mut c_void,
     infos: &[pmix_core::Info],
 ) {
-    match convert::infos_to_c(infos) {
-        Ok(ptr) if !infos.is_empty() => {
-            let rel = Box::into_raw(Box::new(InfoArray {
-                ptr,
-                n: infos.len(),
-            }))
-            .cast::<c_void>();
-            // SAFETY: the host's callback; the array lives until release_infos_op runs.
-            unsafe {
-                f(
-                    PMIX_SUCCESS,
-                    ptr,
-                    infos.len(),
-                    d,
-                    Some(release_infos_op),
-                    rel,
-                )
-            };
-        }
-        Ok(_) => {
-            // SAFETY: the host's callback; no data, no release needed.
-            unsafe {
-                f(
-                    PMIX_SUCCESS,
-                    core::ptr::null_mut(),
-                    0,
-                    d,
-                    None,
-                    core::ptr::null_mut(),
-                )
-            };
-        }
-        Err(e) => {
-            // SAFETY: as above.
-            unsafe {
-                f(
-                    e.status(),
-                    core::ptr::null_mut(),
-                    0,
-                    d,
-                    None,
-                    core::ptr::null_mut(),
-                )
-            };
-        }
-    }
+    let (status, ptr, n, release, rel): (_, _, _, pmix_op_cbfunc_t, _) =
+        match convert::infos_to_c(infos) {
+            Ok(ptr) if !infos.is_empty() => {
+                let n = infos.len();
+                let rel = Box::into_raw(Box::new(InfoArray { ptr, n })).cast::<c_void>();
+                (PMIX_SUCCESS, ptr, n, Some(release_infos_op), rel)
+            }
+            Ok(_) => (
+                PMIX_SUCCESS,
+                core::ptr::null_mut(),
+                0,
+                None,
+                core::ptr::null_mut(),
+            ),
+            Err(e) => (
+                e.status(),
+                core::ptr::null_mut(),
+                0,
+                None,
+                core::ptr::null_mut(),
+            ),
+        };
+    // SAFETY: the host's callback; an array lives until release_infos_op runs.
+    unsafe { f(status, ptr, n, d, release, rel) };
 }
 
 /// A completion that calls an info callback with a status and results. The results stay

@@ -334,12 +334,10 @@ pub(crate) fn client_finalize() -> Result<()> {
 /// Whether `nspace` names a peer this process can pack for or unpack from
 /// (`PMIx_Data_pack`'s target, as OpenPMIx finds it): its own namespace, its server's, or a
 /// namespace its server role registered. Nothing before an init.
-pub(crate) fn knows_nspace(nspace: &[u8]) -> bool {
+pub(crate) fn knows_nspace(nspace: &pmix_core::PStr) -> bool {
     let (client, server) = with(|r| (r.client.clone(), r.server.clone()));
-    client.is_some_and(|c| c.me.nspace.as_bytes() == nspace || c.server.nspace.as_bytes() == nspace)
-        || server.is_some_and(|s| {
-            s.cfg.id.nspace.as_bytes() == nspace || s.has_nspace(&pmix_core::PStr::from(nspace))
-        })
+    client.is_some_and(|c| c.me.nspace == *nspace || c.server.nspace == *nspace)
+        || server.is_some_and(|s| s.cfg.id.nspace == *nspace || s.has_nspace(nspace))
 }
 
 /// Where OpenPMIx's internal help messages (`pmix_show_help`, which PRRTE calls) go in a

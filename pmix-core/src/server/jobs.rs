@@ -190,12 +190,12 @@ impl Shared {
         }
     }
 
-    /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
     /// Whether the host registered the namespace `nspace` (and has not deregistered it).
     pub fn has_nspace(&self, nspace: &PStr) -> bool {
         self.state.lock().jobs.contains_key(nspace)
     }
 
+    /// `PMIx_server_deregister_nspace`: forgets the job, its clients and their data.
     pub fn deregister_nspace(&self, nspace: &PStr) {
         trace!("server: deregister {nspace}");
         let mut st = self.state.lock();

@@ -114,6 +114,11 @@ fn std_channel(i: &Info) -> Option<pmix_iof_channel_t> {
     }
 }
 
+/// The standard-output and -error entries of a log's data.
+fn std_texts(data: &[Info]) -> impl Iterator<Item = &Info> {
+    data.iter().filter(|i| std_channel(i).is_some())
+}
+
 fn text_of(v: &Value) -> Option<&[u8]> {
     match v {
         Value::String(Some(s)) => Some(s.as_bytes()),
@@ -346,11 +351,7 @@ impl Shared {
         }
         st.relayed.push_back(Relayed {
             source: source.clone(),
-            texts: data
-                .iter()
-                .filter(|i| std_channel(i).is_some())
-                .cloned()
-                .collect(),
+            texts: std_texts(data).cloned().collect(),
             at: now,
         });
     }
@@ -358,14 +359,14 @@ impl Shared {
     /// Whether `data` of `source` is a log written here and handed to the host, which
     /// hands it back: then it is forgotten.
     fn take_relayed(&self, source: &Proc, data: &[Info]) -> bool {
+        let texts: Vec<&Info> = std_texts(data).collect();
         let mut st = self.logging.lock();
         let pos = st.relayed.iter().position(|r| {
             r.source == *source
                 && !r.texts.is_empty()
-                && r.texts.len() == data.iter().filter(|i| std_channel(i).is_some()).count()
-                && data
+                && r.texts.len() == texts.len()
+                && texts
                     .iter()
-                    .filter(|i| std_channel(i).is_some())
                     .zip(&r.texts)
                     .all(|(a, b)| a.key == b.key && a.value == b.value)
         });

@@ -39,11 +39,8 @@ fn check_peer(p: *const pmix_proc_t) -> Result<()> {
         return Ok(());
     }
     // SAFETY: a non-NULL target is a valid pmix_proc_t (the function's contract).
-    let nspace = unsafe { &(*p).nspace };
-    let len = nspace.iter().position(|&c| c == 0).unwrap_or(nspace.len());
-    // SAFETY: c_char and u8 have the same size and layout.
-    let bytes = unsafe { core::slice::from_raw_parts(nspace.as_ptr().cast::<u8>(), len) };
-    if crate::lifecycle::knows_nspace(bytes) {
+    let nspace = ptr::fixed_str(unsafe { &(*p).nspace });
+    if nspace.is_ok_and(|ns| crate::lifecycle::knows_nspace(&ns)) {
         Ok(())
     } else {
         Err(Error::NotFound)

@@ -22,18 +22,13 @@ pub unsafe extern "C" fn PMIx_Log(
     ndirs: usize,
 ) -> pmix_status_t {
     entry::status("PMIx_Log", || {
-        let server = lifecycle::server_only();
-        let client = if server.is_some() {
-            None
-        } else {
-            Some(lifecycle::client()?)
-        };
+        let c = lifecycle::client()?;
         // SAFETY: per this function's contract.
         let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
-        match (server, client) {
-            (Some(s), _) => wait(|done| s.log(d, dirs, done)),
-            (None, Some(c)) => wait(|done| c.log_nb(&d, &dirs, done)),
-            (None, None) => Err(pmix_core::Error::Init),
+        match lifecycle::server_only() {
+            // A server process logs itself: `pmix_core`'s `server/log.rs`.
+            Some(s) => wait(|done| s.log(d, dirs, done)),
+            None => wait(|done| c.log_nb(&d, &dirs, done)),
         }
     })
 }
@@ -52,21 +47,14 @@ pub unsafe extern "C" fn PMIx_Log_nb(
     cbdata: *mut c_void,
 ) -> pmix_status_t {
     entry::status("PMIx_Log_nb", || {
-        // A server process (not the client of another) logs itself: `pmix_core`'s
-        // `server/log.rs`.
-        let server = lifecycle::server_only();
-        let client = if server.is_some() {
-            None
-        } else {
-            Some(lifecycle::client()?)
-        };
+        let c = lifecycle::client()?;
         // SAFETY: per this function's contract.
         let (d, dirs) = unsafe { (infos(data, ndata)?, infos(directives, ndirs)?) };
         let done = callback::op("PMIx_Log_nb", cbfunc, cbdata);
-        match (server, client) {
-            (Some(s), _) => s.log(d, dirs, done),
-            (None, Some(c)) => c.log_nb(&d, &dirs, done),
-            (None, None) => Err(pmix_core::Error::Init),
+        match lifecycle::server_only() {
+            // A server process logs itself: `pmix_core`'s `server/log.rs`.
+            Some(s) => s.log(d, dirs, done),
+            None => c.log_nb(&d, &dirs, done),
         }
     })
 }
