@@ -7,7 +7,8 @@
 # names) masked, and the ranks' lines sorted where they come in any order. The checks:
 # prterun/mpirun --version, prterun --help, prte_info, prterun -n 2 hostname, a job whose
 # ranks exit 3, the libpmix prterun maps (only ours), the wheel's mpirun with 4-rank MPI
-# allreduce, ring, MPI_Comm_spawn and publish/lookup programs (ctests/consumers/mpi), stdin
+# allreduce, ring, MPI_Comm_spawn and publish/lookup programs (ctests/consumers/mpi; publish,
+# lookup and connect/accept within a job and between a job and the job it spawns), stdin
 # forwarded, the --output options (tag, tag-detailed and tag-fullname, rank with merged stderr, timestamp,
 # files), and tools attaching to a running prterun (our pps and pquery, the example tool
 # ctests/tools/tool.c on the library under test) after which prterun must still exit, and
@@ -55,9 +56,10 @@ if ! cc -O1 -Wall -Werror -I"$STAGE/include" "$here/../tools/tool.c" -o "$work/t
 fi
 # help messages: ranks that log them (helplog.c), and a client calling OpenPMIx's internal
 # pmix_show_help (clhelp.c, through our devel headers) with its help file
-for p in helplog clhelp; do
+# and a small prun (dvmrun.c: the wheel has prte but no prun)
+for p in helplog clhelp dvmrun; do
   if ! cc -O1 -Wall -Werror -I"$STAGE/include" -I"$STAGE/include/pmix" "$here/$p.c" \
-       -o "$work/$p" -L"$OURS" -lpmix 2> "$work/cc.err"; then
+       -o "$work/$p" -L"$OURS" -lpmix -lpthread 2> "$work/cc.err"; then
     echo "FAIL prrte: $p.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
   fi
 done
@@ -84,7 +86,7 @@ mask() {  # the per-run details of an output
     # the ranks' lines come in any order
     if [ "${2:-}" = sort ]; then sort; else cat; fi
 }
-checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn pubname-local stdin
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn pubname-local pubname-spawned dvm-run dvm-meet stdin
         output-tag output-detailed output-rank-merged output-timestamp output-file
         tool-pps tool-pquery tool-example help-fold help-finalize help-client help-mpi env-ompi
         env-ompi-apps
@@ -114,7 +116,16 @@ case $tool in
   example) "$WORK/tool" $p ;;
 esac
 echo "tool exit $?"; wait $p; echo "prterun exit $?"'
-export STAGE WORK=$work
+# a DVM (the wheel's prte) started by the command, jobs run in it by dvmrun ($@: the
+# commands, run by sh, that use "$URI"), then the DVM stopped by its pid (PRRTE's pterm is not
+# in the wheel either)
+DVM='d=$(mktemp -d "$TMPDIR/dvm.XXXXXX"); export URI=$d/uri
+"$OMPI5_DIR/bin/prte" --allow-run-as-root --report-uri "$URI" > "$d/log" 2>&1 & p=$!
+i=0; until [ -s "$URI" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
+[ -s "$URI" ] || { echo "the DVM wrote no URI"; cat "$d/log"; }
+for c in "$@"; do sh -c "$c"; echo "exit $?"; done
+kill $p; wait $p; grep -q "^DVM ready$" "$d/log" || { echo "the DVM did not say it was ready"; cat "$d/log"; }'
+export STAGE WORK=$work OMPI5_DIR
 [ $# -gt 0 ] && checks=("$@")
 
 cmd_of() {
@@ -129,8 +140,21 @@ cmd_of() {
     maps) CMD=("${RUN[@]}" -n 1 sh -c 'grep -o "/[^ ]*libpmix[^ ]*" /proc/$PPID/maps | sort -u') ;;
     allreduce|ring|spawn) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/$1") ;;
     # MPI_Publish_name by rank 0, MPI_Lookup_name by rank 1 (PRRTE's data server in prterun).
-    # Between two jobs they would meet in a PRRTE DVM, which crashes with the wheel alone.
     pubname-local) CMD=("${MPIRUN[@]}" -np 4 -x LD_LIBRARY_PATH "$work/pubname" local "ctest-svc-$$") ;;
+    # two jobs meeting: the first publishes a port and spawns the second, which looks it up
+    # and connects to the first's accept (see dvm-meet for two jobs started apart)
+    pubname-spawned) CMD=("${MPIRUN[@]}" -np 2 -x LD_LIBRARY_PATH "$work/pubname" spawned "ctest-svc2-$$" 3) ;;
+    # a job in the DVM: its output comes to dvmrun, which exits with the job's status
+    dvm-run) CMD=(sh -c "$DVM" sh '"$WORK/dvmrun" "$URI" 2 sh -c "echo out \$PMIX_RANK; echo err \$PMIX_RANK >&2; sleep 0.5; exit 3"') ;;
+    # two jobs of the DVM meeting: the first publishes its port and accepts, the second
+    # looks the port up and connects (each its own dvmrun); then the libpmix each rank and
+    # its parent (the DVM) mapped
+    dvm-meet) CMD=(sh -c "$DVM" sh 'export CHECK_MAPS_FILE=$WORK/maps.$$
+                   "$WORK/dvmrun" "$URI" 2 "$WORK/pubname" server svc "$WORK/port" & s=$!
+                   i=0; until [ -s "$WORK/port" ] || [ $i -ge 200 ]; do sleep 0.1; i=$((i+1)); done
+                   "$WORK/dvmrun" "$URI" 2 "$WORK/pubname" client svc "$WORK/port"; echo "client exit $?"
+                   wait $s; echo "server exit $?"; rm -f "$WORK/port"
+                   awk "{ print \"maps:\", \$1, \$3, \$4 }" "$CHECK_MAPS_FILE"; rm -f "$CHECK_MAPS_FILE"') ;;
     # rank 0 reads prterun's stdin (one line: the end of input is not forwarded, by either
     # library, so cat would wait for ever)
     stdin) CMD=(sh -c 'echo forwarded | "$@"' sh "${RUN[@]}" -n 1 head -1) ;;
@@ -234,7 +258,7 @@ for c in "${checks[@]}"; do
     fi
     echo $? > "$work/$c.$lib.rc"
     # the maps check: the library really is the one under test
-    case $c in hostname|allreduce|ring|spawn|exit-status|output-*|mca-*|help-*|env-*) order=sort ;; *) order= ;; esac
+    case $c in hostname|allreduce|ring|spawn|exit-status|output-*|mca-*|help-*|env-*|dvm-*) order=sort ;; *) order= ;; esac
     table=; [ "$c" = tool-pps ] && table=table
     mask "$work/$c.$lib.out" "$order" $table > "$work/$c.$lib.masked"
   done
@@ -251,6 +275,10 @@ for c in "${checks[@]}"; do
     done
   fi
   case $c in help-*) help_check "$c" ;; esac
+  if [ "$c" = dvm-meet ]; then
+    [ "$(grep -c "^maps: .* $OUR_LIB\$" "$work/$c.ours.out")" = 8 ] ||
+      problems+=("not every rank and DVM mapped only $OUR_LIB: $(grep '^maps:' "$work/$c.ours.out" | paste -sd'|')")
+  fi
   if [ "$c" = maps ]; then
     grep -qx "$REF_LIB" "$work/maps.ref.out" || problems+=("the reference run did not map $REF_LIB")
     [ "$(cat "$work/maps.ours.out")" = "$OUR_LIB" ] || problems+=("prterun mapped $(paste -sd, "$work/maps.ours.out"), not only $OUR_LIB")

@@ -7,6 +7,11 @@
  *                                     PORTFILE instead) and checks that it equals PORTFILE's port,
  *                                     then the job connects
  *   pubname local SERVICE             one job: rank 0 publishes, rank 1 looks up, compared
+ *   pubname spawned SERVICE [N]       two jobs of one mpirun: the first job's rank 0 opens a
+ *                                     port and publishes it, the job spawns N (default 2) copies
+ *                                     of this program as a second job; its rank 0 looks SERVICE
+ *                                     up and the second job connects to the first job's accept
+ *                                     (a connection of its own, not the spawn's)
  *
  * After connecting, each side contributes (rank + base) to an allreduce over the
  * intercommunicator (which returns the sum over the remote group), and the server's rank 0
@@ -50,6 +55,72 @@ static int exchange(MPI_Comm inter, int rank, int is_server, int *remote_sum, in
         }
     }
     return ok;
+}
+
+/* mode "spawned": the first job accepts, the job it spawns connects (see the top) */
+static int spawned(const char *service, int nchild, int rank)
+{
+    MPI_Comm parent, spawn, inter;
+    char port[MPI_MAX_PORT_NAME] = "";
+    int ok = 1, rc;
+    MPI_Comm_get_parent(&parent);
+    int is_server = parent == MPI_COMM_NULL;
+    if (is_server) {
+        if (rank == 0) {
+            MPI_Open_port(MPI_INFO_NULL, port);
+            rc = MPI_Publish_name(service, MPI_INFO_NULL, port);
+            if (rc != MPI_SUCCESS) { fprintf(stderr, "pubname: MPI_Publish_name failed: %d\n", rc); ok = 0; }
+        }
+        /* the port is published before the second job exists */
+        char nbuf[16], *args[] = { "spawned", (char *)service, nbuf, NULL };
+        snprintf(nbuf, sizeof nbuf, "%d", nchild);
+        char prog[4096];
+        ssize_t len = readlink("/proc/self/exe", prog, sizeof prog - 1);
+        prog[len > 0 ? len : 0] = '\0';
+        rc = MPI_Comm_spawn(prog, args, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &spawn,
+                            MPI_ERRCODES_IGNORE);
+        if (rc != MPI_SUCCESS) { fprintf(stderr, "pubname: MPI_Comm_spawn failed: %d\n", rc); MPI_Abort(MPI_COMM_WORLD, 3); }
+        rc = MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+    } else {
+        spawn = parent;
+        if (rank == 0) {
+            rc = MPI_Lookup_name(service, MPI_INFO_NULL, port);
+            if (rc != MPI_SUCCESS) { fprintf(stderr, "pubname: MPI_Lookup_name failed: %d\n", rc); MPI_Abort(MPI_COMM_WORLD, 3); }
+        }
+        rc = MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+    }
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "pubname: spawned rank %d: MPI_Comm_%s failed: %d\n", rank, is_server ? "accept" : "connect", rc);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    int remote_sum = 0, answer = 0, rsize, ssize;
+    MPI_Comm_remote_size(inter, &rsize);
+    MPI_Comm_remote_size(spawn, &ssize);
+    if (rsize != ssize) ok = 0;
+    if (!exchange(inter, rank, is_server, &remote_sum, &answer)) ok = 0;
+    MPI_Comm_disconnect(&inter);
+    if (is_server && rank == 0) {
+        if (MPI_Unpublish_name(service, MPI_INFO_NULL, port) != MPI_SUCCESS) {
+            fprintf(stderr, "pubname: MPI_Unpublish_name failed\n"); ok = 0;
+        }
+        MPI_Close_port(port);
+    }
+    int all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    /* the first job learns the second job's verdict over the spawn's intercommunicator */
+    int theirs = 0;
+    if (is_server) {
+        if (rank == 0) MPI_Recv(&theirs, 1, MPI_INT, 0, 21, spawn, MPI_STATUS_IGNORE);
+        MPI_Bcast(&theirs, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Send(&all_ok, 1, MPI_INT, 0, 21, spawn);
+    }
+    MPI_Comm_disconnect(&spawn);
+    if (is_server && rank == 0)
+        printf("pubname spawned: second job of %d looked up the port, remote size %d remote sum %d answer %d %s\n",
+               ssize, rsize, remote_sum, answer, all_ok && theirs ? "OK" : "BAD");
+    MPI_Finalize();
+    return is_server ? (all_ok && theirs ? 0 : 1) : (all_ok ? 0 : 1);
 }
 
 int main(int argc, char **argv)
@@ -96,6 +167,9 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return all_ok ? 0 : 1;
     }
+
+    if (strcmp(mode, "spawned") == 0)
+        return spawned(service, argc > 3 ? atoi(argv[3]) : 2, rank);
 
     int is_server = strcmp(mode, "server") == 0;
     if (!is_server && strcmp(mode, "client") != 0) { fprintf(stderr, "pubname: bad mode %s\n", mode); MPI_Abort(MPI_COMM_WORLD, 2); }
