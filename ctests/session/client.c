@@ -1243,12 +1243,57 @@ static int scenario_resolve(void)
 }
 
 /* getall: PMIx_Get with a NULL key (all of a process's data, as a DATA_ARRAY of INFO), in each
- * scope, for a peer and for myself; the host then asks its own library the same (host.c). */
+ * scope, for a peer and for myself, and PMIx_Get_nb so for both; the host then asks its own
+ * library the same (host.c). */
+struct getall_nb {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t rc;
+    pmix_value_t *v;
+};
+
+/* the callback's value belongs to the library: copied */
+static void getall_cb(pmix_status_t status, pmix_value_t *kv, void *cbdata)
+{
+    struct getall_nb *g = cbdata;
+    pthread_mutex_lock(&g->lock);
+    g->rc = status;
+    if (status == PMIX_SUCCESS && kv != NULL) {
+        PMIX_VALUE_CREATE(g->v, 1);
+        if (g->v == NULL || PMIx_Value_xfer(g->v, kv) != PMIX_SUCCESS) {
+            g->rc = PMIX_ERR_NOMEM;
+        }
+    }
+    g->done = true;
+    pthread_cond_signal(&g->cond);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static pmix_status_t get_all_nb(const pmix_proc_t *p, const pmix_info_t *info, size_t ninfo,
+                                pmix_value_t **v)
+{
+    struct getall_nb g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false,
+                          PMIX_SUCCESS, NULL};
+    pmix_status_t rc = PMIx_Get_nb(p, NULL, (pmix_info_t *) info, ninfo, getall_cb, &g);
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    pthread_mutex_lock(&g.lock);
+    while (!g.done) {
+        pthread_cond_wait(&g.cond, &g.lock);
+    }
+    pthread_mutex_unlock(&g.lock);
+    *v = g.v;
+    return g.rc;
+}
+
 static void show_all(const char *what, const pmix_proc_t *p, const pmix_info_t *info,
-                     size_t ninfo)
+                     size_t ninfo, bool nb)
 {
     pmix_value_t *v = NULL;
-    pmix_status_t rc = PMIx_Get(p, NULL, (pmix_info_t *) info, ninfo, &v);
+    pmix_status_t rc = nb ? get_all_nb(p, info, ninfo, &v)
+                          : PMIx_Get(p, NULL, (pmix_info_t *) info, ninfo, &v);
     char keys[64] = "";
     bool seen[3] = {false, false, false};   /* ctest.g, ctest.l, ctest.r */
     size_t n, others = 0;
@@ -1335,7 +1380,7 @@ static int scenario_getall(void)
         PMIX_INFO_LOAD(&info[1], PMIX_DATA_SCOPE, &scopes[s].scope, PMIX_SCOPE);
         snprintf(what, sizeof(what), "peer, %s", scopes[s].name);
         if (scopes[s].scope == PMIX_GLOBAL) {
-            show_all(what, &peer, &info[1], 1);
+            show_all(what, &peer, &info[1], 1, false);
         } else {
             /* OpenPMIx 5.0.11 answers INVALID_VAL, ours NOT_FOUND (docs/notes/datastore.md) */
             rc = PMIx_Get(&peer, NULL, &info[1], 1, &got);
@@ -1346,12 +1391,14 @@ static int scenario_getall(void)
             }
         }
         snprintf(what, sizeof(what), "peer, %s, optional", scopes[s].name);
-        show_all(what, &peer, info, 2);
+        show_all(what, &peer, info, 2, false);
         PMIX_INFO_DESTRUCT(&info[1]);
     }
-    show_all("peer, optional", &peer, info, 1);
-    show_all("peer", &peer, NULL, 0);
-    show_all("myself", &me, NULL, 0);
+    show_all("peer, optional", &peer, info, 1, false);
+    show_all("peer", &peer, NULL, 0, false);
+    show_all("myself", &me, NULL, 0, false);
+    show_all("peer, nonblocking", &peer, NULL, 0, true);
+    show_all("myself, nonblocking", &me, NULL, 0, true);
     PMIX_INFO_DESTRUCT(&info[0]);
     fence(false);
     return finish();
