@@ -12,7 +12,9 @@
 #
 # Checks: hostname on both nodes; the library each rank's parent (prterun on n1, prted on
 # n2) maps; Open MPI ring and allreduce with 2 ranks per node; Open MPI's per-rank
-# variables on both nodes; a rank on n2 exiting 3; help messages logged by ranks of both
+# variables on both nodes; which of mpirun's variables reach n2 (harvested by OpenPMIx's
+# Open MPI support, by default and as pmdl_ompi_include/exclude_envars say); a rank on n2
+# exiting 3; help messages logged by ranks of both
 # nodes (ours: each text once, the repeats counted once in all); after each run, nothing
 # left in n2's namespace.
 #
@@ -71,11 +73,15 @@ exec nsenter --net=/run/netns/${tag}\$node -- unshare -m -u --propagation privat
   'hostname "\$0" && mount --bind "$work/hosts" /etc/hosts && mount -t tmpfs tmpfs /dev/shm && exec "\$@"' \\
   "\$node" "\$@"
 EOF
-# PRRTE's ssh launcher runs "AGENT HOST COMMAND-LINE": the command line in HOST's namespaces
+# PRRTE's ssh launcher runs "AGENT HOST COMMAND-LINE": the command line in HOST's namespaces,
+# with an environment as ssh gives one: none of prterun's, only what a user's shell startup
+# would set (the path, the library path, the wheel's prefixes, the private TMPDIR)
 cat > "$work/bin/agent.sh" <<EOF
 #!/bin/sh
 host=\$1; shift
-exec "$work/bin/node.sh" "\$host" /bin/sh -c "\$*"
+exec env -i PATH="\$PATH" HOME="\$HOME" LD_LIBRARY_PATH="\$LD_LIBRARY_PATH" TMPDIR="\$TMPDIR" \\
+  PRTE_PREFIX="\$PRTE_PREFIX" PMIX_PREFIX="\$PMIX_PREFIX" OPAL_PREFIX="\$OPAL_PREFIX" \\
+  "$work/bin/node.sh" "\$host" /bin/sh -c "\$*"
 EOF
 chmod +x "$work/bin/node.sh" "$work/bin/agent.sh"
 [ "$("$work/bin/node.sh" n2 hostname)" = n2 ] || die "node n2 does not come up"
@@ -100,6 +106,16 @@ cmd_of() {
     ring|allreduce) CMD=("${MPIRUN[@]}" --host n1:2,n2:2 -np 4 "$work/$1") ;;
     env-ompi) CMD=("${MPIRUN[@]}" --host n1:2,n2:2 -np 4 sh -c 'echo "rank $OMPI_COMM_WORLD_RANK on $(hostname):
       local rank $OMPI_COMM_WORLD_LOCAL_RANK of $OMPI_COMM_WORLD_LOCAL_SIZE, node rank $OMPI_COMM_WORLD_NODE_RANK, size $OMPI_COMM_WORLD_SIZE"') ;;
+    # what reaches the ranks of n2 from mpirun's environment (n1's inherit all of it): the
+    # variables OpenPMIx's Open MPI support harvests, by default and as its parameters
+    # pmdl_ompi_include_envars and _exclude_envars choose
+    env-harvest|env-select)
+      local sel=(); [ "$1" = env-select ] && sel=(PMIX_MCA_pmdl_ompi_include_envars='OMPI_*,CTEST_*'
+                                                 PMIX_MCA_pmdl_ompi_exclude_envars=OMPI_MCA_ctest_x)
+      CMD=(env CTEST_HARVEST=1 OMPI_MCA_ctest_x=1 OMPI_MCA_ctest_y=1 OPAL_CTEST=1 "${sel[@]}" "${MPIRUN[@]}"
+           --host n1:1,n2:1 -np 2 sh -c 'echo "$(hostname): CTEST_HARVEST=${CTEST_HARVEST-unset}" \
+             "OMPI_MCA_ctest_x=${OMPI_MCA_ctest_x-unset} OMPI_MCA_ctest_y=${OMPI_MCA_ctest_y-unset}" \
+             "OPAL_CTEST=${OPAL_CTEST-unset}"') ;;
     exit-status) CMD=("${RUN[@]}" --host n1:2,n2:2 -n 4 sh -c '[ "$PMIX_RANK" != 3 ] || exit 3') ;;
     help) CMD=("${RUN[@]}" --host n1:2,n2:2 -x LD_LIBRARY_PATH -n 4 "$work/helplog" 7) ;;
   esac
@@ -113,7 +129,7 @@ mask() {
 }
 
 fail=0
-for c in hostname maps ring allreduce env-ompi exit-status help; do
+for c in hostname maps ring allreduce env-ompi env-harvest env-select exit-status help; do
   cmd_of "$c"
   for lib in ref ours; do
     if [ $lib = ref ]; then ld=$OMPI5_DIR/lib/openmpi:$OMPI5_DIR/lib; else ld=$OURS; fi

@@ -6,7 +6,8 @@
 //!   entries the host applies to every process of the job: OpenPMIx's own MCA parameters
 //!   from its parameter files and from the environment (`PMIX_MCA_*`), and, for an Open MPI
 //!   job (`PMIX_PERSONALITY` or `PMIX_PROGRAMMING_MODEL` naming "ompi"), the user's
-//!   `~/.openmpi/mca-params.conf`, the `OMPI_*` and `OPAL_*` variables and the library path
+//!   `~/.openmpi/mca-params.conf`, the `OMPI_*` and `OPAL_*` variables (or those OpenPMIx's
+//!   parameters `pmdl_ompi_include_envars` and `_exclude_envars` name) and the library path
 //!   `OPAL_PREFIX` implies.
 //! - [`ompi_fork_env`]: what `PMIx_server_setup_fork` adds for each process of such a job:
 //!   `OMPI_COMM_WORLD_RANK`, `_SIZE`, `_LOCAL_RANK`, `_LOCAL_SIZE`, `_NODE_RANK`,
@@ -205,6 +206,16 @@ impl Envars {
         }
     }
 
+    /// Drops the entries so far whose name starts with one of `prefixes` (a trailing `*`
+    /// ignored), as OpenPMIx's `ompi` component applies `pmdl_ompi_exclude_envars`: to
+    /// everything harvested before it, parameter files included.
+    fn exclude(&mut self, prefixes: &[&str]) {
+        for p in prefixes {
+            let p = p.strip_suffix('*').unwrap_or(p);
+            self.0.retain(|(_, n, _)| !n.starts_with(p));
+        }
+    }
+
     /// A parameter file's values, as OpenPMIx's `ompi` component names them: a parameter of
     /// OpenPMIx's frameworks `PMIX_MCA_*`, of PRRTE's `PRTE_MCA_*`, any other `OMPI_MCA_*`.
     fn ompi_param_file(&mut self, path: &std::path::Path) {
@@ -235,6 +246,12 @@ impl Envars {
             })
             .collect()
     }
+}
+
+/// The patterns of a comma-separated list, empty ones left out (an empty list harvests
+/// nothing) and spaces kept, as OpenPMIx splits it.
+fn patterns(list: &str) -> Vec<&str> {
+    list.split(',').filter(|p| !p.is_empty()).collect()
 }
 
 /// The user's home directory: `$HOME` for this process's user, else the user database's.
@@ -268,7 +285,13 @@ pub fn harvest_envars(info: &[Info]) -> Vec<Info> {
             e.ompi_param_file(&home.join(".openmpi/mca-params.conf"));
             e.set("OPAL_USER_PARAMS_GIVEN", "1");
         }
-        e.harvest(&["OMPI_*", "OPAL_*"]);
+        // OpenPMIx's parameters pmdl_ompi_include_envars (default "OMPI_*,OPAL_*") and
+        // pmdl_ompi_exclude_envars (default none): comma-separated name prefixes
+        let include = crate::server::mca_param("pmdl_ompi_include_envars");
+        e.harvest(&patterns(include.as_deref().unwrap_or("OMPI_*,OPAL_*")));
+        if let Some(exclude) = crate::server::mca_param("pmdl_ompi_exclude_envars") {
+            e.exclude(&patterns(&exclude));
+        }
         // OPAL_PREFIX moves Open MPI's libraries: its lib directory goes first in the
         // library path (the directory's name is assumed to be "lib", as ours is).
         if let Some(prefix) =
@@ -356,6 +379,24 @@ pub fn ompi_fork_env(job: &JobRecord, rank: u32) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn exclusions_drop_what_was_harvested_before_them() {
+        use super::{Envars, patterns};
+        assert_eq!(patterns("OMPI_*,,OPAL_X"), ["OMPI_*", "OPAL_X"]);
+        assert!(patterns("").is_empty());
+        let mut e = Envars::default();
+        e.set("PMIX_MCA_gds", "hash");
+        e.set("OMPI_MCA_btl", "self");
+        e.set("OMPI_COMMAND", "a");
+        e.set("OPAL_PREFIX", "/p");
+        // a prefix, with or without its star
+        e.exclude(&patterns("OMPI_MCA_*,OPAL"));
+        let names: Vec<&str> = e.0.iter().map(|(_, n, _)| n.as_str()).collect();
+        assert_eq!(names, ["PMIX_MCA_gds", "OMPI_COMMAND"]);
+        e.exclude(&patterns("*"));
+        assert!(e.0.is_empty());
+    }
+
     use super::*;
 
     #[test]
