@@ -86,7 +86,7 @@ mask() {  # the per-run details of an output
     # the ranks' lines come in any order
     if [ "${2:-}" = sort ]; then sort; else cat; fi
 }
-checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn pubname-local pubname-spawned dvm-run dvm-meet stdin
+checks=(prterun-version mpirun-version prterun-help prte-info hostname exit-status maps allreduce ring spawn pubname-local pubname-spawned dvm-run dvm-meet dvm-meet-5 stdin
         output-tag output-detailed output-rank-merged output-timestamp output-file
         tool-pps tool-pquery tool-example help-fold help-finalize help-client help-mpi env-ompi
         env-ompi-apps
@@ -118,9 +118,9 @@ esac
 echo "tool exit $?"; wait $p; echo "prterun exit $?"'
 # a DVM (the wheel's prte) started by the command, jobs run in it by dvmrun ($@: the
 # commands, run by sh, that use "$URI"), then the DVM stopped by its pid (PRRTE's pterm is not
-# in the wheel either)
+# in the wheel either); DVM_LIB, if set, is the DVM's library path (else the one under test)
 DVM='d=$(mktemp -d "$TMPDIR/dvm.XXXXXX"); export URI=$d/uri
-"$OMPI5_DIR/bin/prte" --allow-run-as-root --report-uri "$URI" > "$d/log" 2>&1 & p=$!
+LD_LIBRARY_PATH=${DVM_LIB:-$LD_LIBRARY_PATH} "$OMPI5_DIR/bin/prte" --allow-run-as-root --report-uri "$URI" > "$d/log" 2>&1 & p=$!
 i=0; until [ -s "$URI" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done
 [ -s "$URI" ] || { echo "the DVM wrote no URI"; cat "$d/log"; }
 for c in "$@"; do sh -c "$c"; echo "exit $?"; done
@@ -149,7 +149,9 @@ cmd_of() {
     # two jobs of the DVM meeting: the first publishes its port and accepts, the second
     # looks the port up and connects (each its own dvmrun); then the libpmix each rank and
     # its parent (the DVM) mapped
-    dvm-meet) CMD=(sh -c "$DVM" sh 'export CHECK_MAPS_FILE=$WORK/maps.$$
+    # dvm-meet-5: the same with the DVM on 5.0.11 in both runs (a 5.0 server, issue 14)
+    dvm-meet|dvm-meet-5) local dl=; [ "$1" = dvm-meet-5 ] && dl=$OMPI5_DIR/lib/openmpi:$OMPI5_DIR/lib
+                   CMD=(env DVM_LIB="$dl" sh -c "$DVM" sh 'export CHECK_MAPS_FILE=$WORK/maps.$$
                    "$WORK/dvmrun" "$URI" 2 "$WORK/pubname" server svc "$WORK/port" & s=$!
                    i=0; until [ -s "$WORK/port" ] || [ $i -ge 200 ]; do sleep 0.1; i=$((i+1)); done
                    "$WORK/dvmrun" "$URI" 2 "$WORK/pubname" client svc "$WORK/port"; echo "client exit $?"
@@ -278,6 +280,11 @@ for c in "${checks[@]}"; do
   if [ "$c" = dvm-meet ]; then
     [ "$(grep -c "^maps: .* $OUR_LIB\$" "$work/$c.ours.out")" = 8 ] ||
       problems+=("not every rank and DVM mapped only $OUR_LIB: $(grep '^maps:' "$work/$c.ours.out" | paste -sd'|')")
+  fi
+  if [ "$c" = dvm-meet-5 ]; then
+    [ "$(grep -c "^maps: [a-z]*-rank[01] pubname $OUR_LIB\$" "$work/$c.ours.out")" = 4 ] &&
+      [ "$(grep -c "^maps: [a-z]*-rank[01]-parent prte $REF_LIB\$" "$work/$c.ours.out")" = 4 ] ||
+      problems+=("not every rank on $OUR_LIB under a DVM on $REF_LIB: $(grep '^maps:' "$work/$c.ours.out" | paste -sd'|')")
   fi
   if [ "$c" = maps ]; then
     grep -qx "$REF_LIB" "$work/maps.ref.out" || problems+=("the reference run did not map $REF_LIB")
