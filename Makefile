@@ -107,6 +107,7 @@ cargo-test:
 ctest: stage
 	REF_INC=$(REF_INC) STAGE=$(STAGE) VALGRIND=$(or $(VALGRIND),1) ./ctests/run.sh
 	STAGE=$(STAGE) OMPI5_DIR=$(OMPI5) VALGRIND=$(or $(VALGRIND),1) ./ctests/v5/run.sh
+	STAGE=$(STAGE) OMPI5_DIR=$(OMPI5) ./ctests/v5/singleton.sh
 
 # The bad-input entries of the 5.0 functions are generated from the ABI facts: the file in the
 # tree must be what tests/gen/bad_input_table5.py writes.

@@ -24,19 +24,21 @@ unsafe fn infos(p: *const pmix_info_t, n: usize) -> Result<Vec<Info>> {
     unsafe { convert::infos_from_c(p, n) }
 }
 
-/// Calls an operation callback on the server's progress thread.
+/// Calls an operation callback on the server's progress thread. Without a callback the
+/// operation is done on return, and the status says so as OpenPMIx 4.2.2 and 5.0.11 say it:
+/// `PMIX_OPERATION_SUCCEEDED`.
 fn op_later(
     server: &pmix_core::server::Server,
     export: &'static str,
     f: pmix_op_cbfunc_t,
     d: *mut c_void,
     r: Result<()>,
-) -> Result<()> {
+) -> Result<pmix_status_t> {
     if f.is_none() {
-        return r;
+        return r.map(|()| PMIX_OPERATION_SUCCEEDED);
     }
     let cb = callback::op(export, f, d);
-    server.post(move || cb(r))
+    server.post(move || cb(r)).map(|()| PMIX_SUCCESS)
 }
 
 fn str_info(info: &[Info], key: &core::ffi::CStr) -> Option<PStr> {
@@ -174,7 +176,7 @@ pub unsafe extern "C" fn PMIx_server_register_nspace(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_register_nspace", || {
+    entry::status_code("PMIx_server_register_nspace", || {
         let s = lifecycle::server()?;
         // SAFETY: per this function's contract.
         let ns = PStr::from(unsafe { ptr::cstr(nspace) }?.to_bytes());
@@ -208,7 +210,7 @@ pub unsafe extern "C" fn PMIx_server_deregister_nspace(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) {
-    let st = entry::status("PMIx_server_deregister_nspace", || {
+    let st = entry::status_code("PMIx_server_deregister_nspace", || {
         let (s, host) = lifecycle::server_host()?;
         // SAFETY: per this function's contract.
         let ns = PStr::from(unsafe { ptr::cstr(nspace) }?.to_bytes());
@@ -219,7 +221,7 @@ pub unsafe extern "C" fn PMIx_server_deregister_nspace(
         }
         op_later(&s, "PMIx_server_deregister_nspace", cbfunc, cbdata, Ok(()))
     });
-    if st != PMIX_SUCCESS {
+    if st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED {
         lifecycle::op_callback("PMIx_server_deregister_nspace", cbfunc, cbdata, st);
     }
 }
@@ -238,7 +240,7 @@ pub unsafe extern "C" fn PMIx_server_register_client(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_register_client", || {
+    entry::status_code("PMIx_server_register_client", || {
         let (s, host) = lifecycle::server_host()?;
         // SAFETY: per this function's contract.
         let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
@@ -258,7 +260,7 @@ pub unsafe extern "C" fn PMIx_server_deregister_client(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) {
-    let st = entry::status("PMIx_server_deregister_client", || {
+    let st = entry::status_code("PMIx_server_deregister_client", || {
         let (s, host) = lifecycle::server_host()?;
         // SAFETY: per this function's contract.
         let p = convert::proc_from_c(unsafe { ptr::req(proc_) }?)?;
@@ -266,7 +268,7 @@ pub unsafe extern "C" fn PMIx_server_deregister_client(
         host.forget_client(&p);
         op_later(&s, "PMIx_server_deregister_client", cbfunc, cbdata, Ok(()))
     });
-    if st != PMIX_SUCCESS {
+    if st != PMIX_SUCCESS && st != PMIX_OPERATION_SUCCEEDED {
         lifecycle::op_callback("PMIx_server_deregister_client", cbfunc, cbdata, st);
     }
 }
@@ -444,7 +446,7 @@ pub unsafe extern "C" fn PMIx_server_setup_local_support(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_setup_local_support", || {
+    entry::status_code("PMIx_server_setup_local_support", || {
         let s = lifecycle::server()?;
         // SAFETY: per this function's contract.
         unsafe { ptr::cstr(nspace) }?;
@@ -520,7 +522,7 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_IOF_deliver", || {
+    entry::status_code("PMIx_server_IOF_deliver", || {
         let s = lifecycle::server()?;
         // SAFETY: per this function's contract.
         let src = convert::proc_from_c(unsafe { ptr::req(source) }?)?;
@@ -534,7 +536,10 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
             s.iof_write_local(&src, channel, data, &i, &host_and_pid);
         }
         if cbfunc.is_none() {
-            return s.iof_deliver_shared(&src, channel, Arc::new(data.to_vec()), &i);
+            // done on return: said as the references say it
+            return s
+                .iof_deliver_shared(&src, channel, Arc::new(data.to_vec()), &i)
+                .map(|()| PMIX_OPERATION_SUCCEEDED);
         }
         let lent = Arc::new(LentBytes {
             ptr: data.as_ptr(),
@@ -553,7 +558,7 @@ pub unsafe extern "C" fn PMIx_server_IOF_deliver(
         if let Ok(mut slot) = lent.release.lock() {
             *slot = Some(release);
         }
-        Ok(())
+        Ok(PMIX_SUCCESS)
     })
 }
 
@@ -628,7 +633,7 @@ pub unsafe extern "C" fn PMIx_server_deliver_inventory(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_deliver_inventory", || {
+    entry::status_code("PMIx_server_deliver_inventory", || {
         let s = lifecycle::server()?;
         op_later(&s, "PMIx_server_deliver_inventory", cbfunc, cbdata, Ok(()))
     })
@@ -707,7 +712,7 @@ pub unsafe extern "C" fn PMIx_server_register_resources(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_register_resources", || {
+    entry::status_code("PMIx_server_register_resources", || {
         let s = lifecycle::server()?;
         // SAFETY: per this function's contract.
         unsafe { infos(info, ninfo) }?;
@@ -726,7 +731,7 @@ pub unsafe extern "C" fn PMIx_server_deregister_resources(
     cbfunc: pmix_op_cbfunc_t,
     cbdata: *mut c_void,
 ) -> pmix_status_t {
-    entry::status("PMIx_server_deregister_resources", || {
+    entry::status_code("PMIx_server_deregister_resources", || {
         let s = lifecycle::server()?;
         // SAFETY: per this function's contract.
         unsafe { infos(info, ninfo) }?;
