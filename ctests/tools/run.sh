@@ -99,6 +99,28 @@ for combo in $combos; do
 done
 echo "$expected" | sed 's/^/  /'
 
+# A tool that names itself and says it is a scheduler (5.0 tools send handshake flag 10;
+# the host's tool_connected answers with an identity of its own, whose job data the tool
+# takes): the same output in every arrangement.
+expected=""
+for combo in $combos; do
+  arrangement "$combo"
+  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
+  hpid=$!
+  for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/tool" "$hpid" scheduler > "$tmp/tool.out" 2>"$tmp/tool.err"
+  rc=$?
+  kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+  out=$(names "$tmp/tool.out")
+  [ -z "$expected" ] && expected=$out
+  if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
+    echo "FAIL tools (scheduler): server $s, tool $t (rc $rc)"; sed 's/^/  /' "$tmp/tool.out" "$tmp/tool.err"; fail=1
+  else
+    echo "PASS tools (scheduler): server $s, tool $t"
+  fi
+done
+echo "$expected" | sed 's/^/  /'
+
 expected=""
 for combo in $combos; do
   arrangement "$combo"

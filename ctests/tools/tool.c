@@ -2,7 +2,10 @@
  * $TMPDIR), prints the identity the server gave it, the servers it is connected to, and the
  * answer to a PMIX_QUERY_NAMESPACES query, and the status with which it prepares an application
  * launch as a launcher tool does (PMIx_server_setup_application: PRRTE's prun calls it).
- * usage: tool <server pid> */
+ * With "scheduler", it says it is a scheduler (PMIX_SERVER_SCHEDULER) with an identity of its
+ * own (PMIX_TOOL_NSPACE "sched-tool", PMIX_TOOL_RANK 0): an OpenPMIx 5.0 tool then connects
+ * with handshake flag 10 (PMIX_SCHEDULER_WITH_ID).
+ * usage: tool <server pid> [scheduler] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +33,22 @@ int main(int argc, char **argv)
 {
     pmix_proc_t me, *servers = NULL;
     size_t nservers = 0, nres = 0, n;
-    pmix_info_t info[2], *res = NULL;
+    pmix_info_t info[5], *res = NULL;
+    size_t ninfo = 2;
+    bool yes = true;
+    pmix_rank_t zero = 0;
     pmix_query_t q;
     pid_t pid = argc > 1 ? atoi(argv[1]) : 0;
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     pmix_status_t rc;
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmp, PMIX_STRING);
-    rc = PMIx_tool_init(&me, info, 2);
+    if (argc > 2 && 0 == strcmp(argv[2], "scheduler")) {
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_SCHEDULER, &yes, PMIX_BOOL);
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_TOOL_NSPACE, "sched-tool", PMIX_STRING);
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_TOOL_RANK, &zero, PMIX_PROC_RANK);
+    }
+    rc = PMIx_tool_init(&me, info, ninfo);
     printf("tool_init: %s\n", PMIx_Error_string(rc));
     if (PMIX_SUCCESS != rc) return 1;
     printf("tool id: %.11s rank %u\n", me.nspace, me.rank);

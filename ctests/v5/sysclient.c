@@ -4,10 +4,11 @@
  * takes it as a client of that namespace when the host registered it, and closes the
  * connection otherwise (the process then runs as an unconnected singleton).
  *
- *   sysclient host CLIENT_LIB_DIR register|unregistered
+ *   sysclient host CLIENT_LIB_DIR register|unregistered|planted
  *       a server with system support (PMIx_server_init on the library this runs on) that
  *       forks this program as "client" with LD_LIBRARY_PATH=CLIENT_LIB_DIR ("-": unset), its
- *       namespace registered before the client starts (or not), and prints what happens (the
+ *       namespace registered before the client starts (or not; "planted": registered, the
+ *       rendezvous file given to user nobody first), and prints what happens (the
  *       statuses as numbers: the libraries word them differently)
  *   sysclient client
  *       PMIx_Init, then, when connected, Put, Commit, Fence, Get of its key, Finalize */
@@ -82,7 +83,7 @@ static int client(void)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "client") == 0) return client();
-    if (argc < 4) { fprintf(stderr, "usage: sysclient host CLIENT_LIB_DIR register|unregistered\n"); return 2; }
+    if (argc < 4) { fprintf(stderr, "usage: sysclient host CLIENT_LIB_DIR register|unregistered|planted\n"); return 2; }
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char srv[4096], sys[4096];
     snprintf(srv, sizeof srv, "%s/sc-srv.%d", tmp, (int) getpid());
@@ -108,6 +109,12 @@ int main(int argc, char **argv)
     snprintf(rendezvous, sizeof rendezvous, "%s/pmix.sys.%s", sys, host);
     printf("host: system rendezvous file %s\n", access(rendezvous, R_OK) == 0 ? "written" : "missing");
 
+    /* "planted": the file belongs to another user (nobody), as one planted in a shared
+     * directory would (needs root to give it away) */
+    if (strcmp(argv[3], "planted") == 0 && chown(rendezvous, 65534, 65534) != 0) {
+        perror("chown");
+        return 3;
+    }
     int pfd[2];
     if (pipe(pfd) != 0) return 3;
     fflush(stdout);
@@ -123,7 +130,7 @@ int main(int argc, char **argv)
         _exit(5);
     }
     close(pfd[0]);
-    int reg = strcmp(argv[3], "register") == 0;
+    int reg = strcmp(argv[3], "unregistered") != 0;
     if (reg) {
         pmix_proc_t proc;
         char ns[PMIX_MAX_NSLEN + 1];

@@ -94,7 +94,8 @@ pub(crate) fn server_host() -> Result<(Server, Arc<CHost>)> {
 }
 
 /// `PMIx_Init`: connects to the server named in the environment, or becomes a singleton
-/// and reports `PMIX_ERR_UNREACH` (the reference's behaviour, which Open MPI relies on).
+/// and reports `PMIX_ERR_UNREACH` (the reference's behaviour, which Open MPI relies on)
+/// unless a system server took it.
 pub(crate) fn client_init(_info: &[Info]) -> Result<(pmix_core::Proc, bool)> {
     if let Some(c) = with(|r| {
         let c = r.client.clone()?;
@@ -110,8 +111,9 @@ pub(crate) fn client_init(_info: &[Info]) -> Result<(pmix_core::Proc, bool)> {
         return Ok((me, false));
     }
     let env = ClientEnv::from_env(|k| std::env::var(k).ok())?;
-    let singleton = env.is_none();
     let client = Arc::new(Client::connect(env)?);
+    // (a singleton that a system server took is connected: PMIx_Init succeeds)
+    let singleton = client.is_singleton();
     let me = client.me.clone();
     with(|r| {
         if r.client.is_none() {

@@ -166,6 +166,81 @@ fn handshake(env: &ClientEnv) -> Result<Stream> {
     Ok(s)
 }
 
+/// How long a singleton waits for a system server's answer before it runs unconnected.
+const SYSTEM_SERVER_WAIT: Duration = Duration::from_secs(5);
+
+/// The system server a singleton `me` connects to, as OpenPMIx's clients (4.2 and 5.0) find
+/// one: `pmix.sys.<host>` in `$PMIX_SYSTEM_TMPDIR` (else `$TMPDIR`, else `/tmp`), and a
+/// handshake with flag 9 naming `me`, its pid and command line. A 5.0 server (or ours) takes
+/// it as a client when its host registered `me`'s namespace, and closes the connection
+/// otherwise; a 4.2 server answers as to a tool. `None`: no such server, or it did not take
+/// us. **Difference:** only a file owned by root or by this process's user is believed (the
+/// reference reads any file there, so in a shared `/tmp` another user could plant one and
+/// receive what the singleton puts).
+fn system_server(me: &Proc) -> Option<(Stream, Proc)> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = ["PMIX_SYSTEM_TMPDIR", "TMPDIR"]
+        .iter()
+        .find_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
+        .map_or_else(
+            || std::path::PathBuf::from("/tmp"),
+            std::path::PathBuf::from,
+        );
+    let path = dir.join(format!("pmix.sys.{}", crate::net::local_hostname()));
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    let uid = crate::wire::own_ids().0;
+    if !meta.is_file() || (meta.uid() != 0 && meta.uid() != uid) {
+        return None;
+    }
+    let found = crate::rendezvous::read(&path).ok()?;
+    let uri = found.server_uri().ok()?;
+    let mut s = Stream::connect(&uri, SYSTEM_SERVER_WAIT).ok()?;
+    s.set_read_timeout(Some(SYSTEM_SERVER_WAIT)).ok();
+    let cmdline = std::fs::read("/proc/self/cmdline")
+        .map(|b| {
+            b.split(|&c| c == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default();
+    let info = vec![
+        Info::new(
+            PMIX_PROC_PID.to_bytes(),
+            Value::Pid(i32::try_from(std::process::id()).unwrap_or(i32::MAX)),
+        ),
+        Info::new(
+            PMIX_CMD_LINE.to_bytes(),
+            Value::String(Some(cmdline.into())),
+        ),
+    ];
+    let hello = Hello::ours(
+        PeerKind::SingletonClient,
+        Some(me.clone()),
+        BufferType::from_env_value(None),
+        info,
+    );
+    s.write_all(&hello.encode()).ok()?;
+    let mut st = [0u8; 4];
+    s.read_exact(&mut st).ok()?;
+    if i32::from_be_bytes(st) != PMIX_SUCCESS {
+        return None;
+    }
+    // A 5.0 server (and ours) answers flag 9 as a client's handshake: the status and our
+    // index (network order: its first byte is 0). A 4.2 server answers as a tool's: the
+    // status, then its own namespace (never empty), rank and credential status.
+    let mut b = [0u8; 4];
+    s.read_exact(&mut b).ok()?;
+    if b[0] != 0 {
+        let rest = crate::wire::handshake::ToolReply::rest_len(PeerKind::SingletonClient);
+        let mut tail = vec![0u8; rest - b.len()];
+        s.read_exact(&mut tail).ok()?;
+    }
+    s.set_read_timeout(None).ok();
+    Some((s, Proc::new(uri.nspace.clone(), uri.rank)))
+}
+
 /// A segment's path and generation from a pair of REQ reply KVALs with these keys.
 fn seg_pair<'a>(
     path: &'a Kval,
@@ -231,7 +306,12 @@ impl Client {
     /// Connects to the server named by `env`, or sets up a singleton when `env` is `None`.
     pub fn connect(env: Option<ClientEnv>) -> Result<Client> {
         let Some(env) = env else {
-            return Ok(Client::singleton());
+            let mut client = Client::singleton();
+            if let Some((sock, server)) = system_server(&client.me) {
+                // a server that took us and then cannot be served leaves us unconnected
+                let _ = client.attach(sock, server);
+            }
+            return Ok(client);
         };
         let sock = handshake(&env)?;
         let mut client = Client::start(
@@ -240,6 +320,7 @@ impl Client {
             Proc::new(env.uri.nspace.clone(), env.uri.rank),
             env.mode,
             env.gds_shm,
+            true,
         )?;
         client.server_v5 = env.server_v5;
         Ok(client)
@@ -248,12 +329,22 @@ impl Client {
     /// Takes over a connection whose handshake is done (a client's or a tool's), asks for
     /// the job data and returns the connected role.
     pub fn adopt(sock: Stream, me: Proc, server: Proc, mode: BufferType) -> Result<Client> {
-        Client::start(sock, me, server, mode, false)
+        Client::start(sock, me, server, mode, false, false)
     }
 
     /// [`Client::adopt`]; `shm`: the handshake declared gds "rsshm", so the REQ reply may
-    /// name a segment to map instead of carrying the job data.
-    fn start(sock: Stream, me: Proc, server: Proc, mode: BufferType, shm: bool) -> Result<Client> {
+    /// name a segment to map instead of carrying the job data. `own_ns`: the REQ reply must
+    /// be for `me`'s namespace (a client's). A tool that named itself may be answered for
+    /// the namespace its server's host put it in (a host's `tool_connected` can give the
+    /// tool another identity): OpenPMIx's tools take that job data, and so do ours.
+    fn start(
+        sock: Stream,
+        me: Proc,
+        server: Proc,
+        mode: BufferType,
+        shm: bool,
+        own_ns: bool,
+    ) -> Result<Client> {
         let unix = sock.is_unix();
         let progress = Arc::new(Progress::start_polling(
             "pmix-progress",
@@ -299,7 +390,7 @@ impl Client {
                     .unwrap_or(Error::UnpackFailure));
             }
         };
-        if ns != client.me.nspace {
+        if own_ns && ns != client.me.nspace {
             return Err(Error::UnpackFailure);
         }
         let kvals = u.kvals_to_end()?;
@@ -395,6 +486,25 @@ impl Client {
             server_v5: false,
             groups: Arc::default(),
         }
+    }
+
+    /// Gives a singleton the connection to the system server that took it (handshake
+    /// flag 9): from then on it is a client of its own namespace there, and keeps the job
+    /// data it made for itself, as OpenPMIx 5.0.11's connected singletons do.
+    fn attach(&mut self, sock: Stream, server: Proc) -> Result<()> {
+        let progress = Arc::new(Progress::start_polling(
+            "pmix-progress",
+            crate::progress::poll_window(crate::progress::CLIENT_POLL_US),
+        )?);
+        self.conn = Some(Requester::start(
+            progress,
+            sock,
+            Box::new(crate::wire::WireFraming::default()),
+            crate::wire::peer_frame,
+        )?);
+        self.server = server;
+        self.install_event_receiver();
+        Ok(())
     }
 
     /// The client side of a server process: no connection, only what the process stores
