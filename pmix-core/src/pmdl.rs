@@ -105,6 +105,21 @@ pub fn pmix_param_files() -> Vec<PathBuf> {
     .collect()
 }
 
+/// The value of OpenPMIx's MCA parameter `name` as the reference reads it for a process:
+/// `PMIX_MCA_<name>` in the environment, else a `name = value` line of
+/// `$HOME/.pmix/mca-params.conf`, else of `$PMIX_PREFIX/etc/pmix-mca-params.conf` (where
+/// an installation that moved, such as PyPI's Open MPI, says its files are).
+pub fn mca_param(name: &str) -> Option<String> {
+    if let Ok(v) = std::env::var(format!("PMIX_MCA_{name}")) {
+        return Some(v);
+    }
+    pmix_param_files().into_iter().find_map(|f| {
+        param_file(&f)
+            .into_iter()
+            .find_map(|(k, v)| (k == name).then_some(v))
+    })
+}
+
 /// The parameters OpenPMIx's parameter files set, each once (the first file that sets it
 /// wins).
 fn pmix_file_values() -> Vec<(String, String)> {
@@ -287,9 +302,9 @@ pub fn harvest_envars(info: &[Info]) -> Vec<Info> {
         }
         // OpenPMIx's parameters pmdl_ompi_include_envars (default "OMPI_*,OPAL_*") and
         // pmdl_ompi_exclude_envars (default none): comma-separated name prefixes
-        let include = crate::server::mca_param("pmdl_ompi_include_envars");
+        let include = mca_param("pmdl_ompi_include_envars");
         e.harvest(&patterns(include.as_deref().unwrap_or("OMPI_*,OPAL_*")));
-        if let Some(exclude) = crate::server::mca_param("pmdl_ompi_exclude_envars") {
+        if let Some(exclude) = mca_param("pmdl_ompi_exclude_envars") {
             e.exclude(&patterns(&exclude));
         }
         // OPAL_PREFIX moves Open MPI's libraries: its lib directory goes first in the

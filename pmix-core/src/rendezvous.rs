@@ -26,6 +26,19 @@ use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 
+/// The system tmpdir: `PMIX_SYSTEM_TMPDIR` in `info`, else in the environment, else
+/// `$TMPDIR`, `$TEMP`, `$TMP`, `/tmp` (where tools and singletons look for system servers).
+pub fn system_tmpdir(info: &[crate::values::Info]) -> PathBuf {
+    crate::values::info_value(info, pmix_sys::PMIX_SYSTEM_TMPDIR)
+        .and_then(|v| v.as_str().map(|s| s.to_string()))
+        .or_else(|| std::env::var("PMIX_SYSTEM_TMPDIR").ok())
+        .or_else(|| std::env::var("TMPDIR").ok())
+        .or_else(|| std::env::var("TEMP").ok())
+        .or_else(|| std::env::var("TMP").ok())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/tmp"))
+}
+
 /// What a rendezvous file says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendezvous {

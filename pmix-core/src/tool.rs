@@ -36,16 +36,7 @@ fn text(info: &[Info], k: &core::ffi::CStr) -> Option<String> {
         .map(|s| s.to_string())
 }
 
-/// The system tmpdir: `PMIX_SYSTEM_TMPDIR`, else `$TMPDIR`, `$TEMP`, `$TMP`, `/tmp`.
-pub fn system_tmpdir(info: &[Info]) -> PathBuf {
-    text(info, PMIX_SYSTEM_TMPDIR)
-        .or_else(|| std::env::var("PMIX_SYSTEM_TMPDIR").ok())
-        .or_else(|| std::env::var("TMPDIR").ok())
-        .or_else(|| std::env::var("TEMP").ok())
-        .or_else(|| std::env::var("TMP").ok())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/tmp"))
-}
+pub use crate::rendezvous::system_tmpdir;
 
 use crate::rendezvous::alive;
 

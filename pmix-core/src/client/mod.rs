@@ -170,7 +170,8 @@ fn handshake(env: &ClientEnv) -> Result<Stream> {
 const SYSTEM_SERVER_WAIT: Duration = Duration::from_secs(5);
 
 /// The system server a singleton `me` connects to, as OpenPMIx's clients (4.2 and 5.0) find
-/// one: `pmix.sys.<host>` in `$PMIX_SYSTEM_TMPDIR` (else `$TMPDIR`, else `/tmp`), and a
+/// one: `pmix.sys.<host>` in the system tmpdir (`$PMIX_SYSTEM_TMPDIR`, else `$TMPDIR`, ...,
+/// else `/tmp`, as a tool looks), and a
 /// handshake with flag 9 naming `me`, its pid and command line. A 5.0 server (or ours) takes
 /// it as a client when its host registered `me`'s namespace, and closes the connection
 /// otherwise; a 4.2 server answers as to a tool. `None`: no such server, or it did not take
@@ -179,13 +180,7 @@ const SYSTEM_SERVER_WAIT: Duration = Duration::from_secs(5);
 /// receive what the singleton puts).
 fn system_server(me: &Proc) -> Option<(Stream, Proc)> {
     use std::os::unix::fs::MetadataExt;
-    let dir = ["PMIX_SYSTEM_TMPDIR", "TMPDIR"]
-        .iter()
-        .find_map(|v| std::env::var_os(v).filter(|d| !d.is_empty()))
-        .map_or_else(
-            || std::path::PathBuf::from("/tmp"),
-            std::path::PathBuf::from,
-        );
+    let dir = crate::rendezvous::system_tmpdir(&[]);
     let path = dir.join(format!("pmix.sys.{}", crate::net::local_hostname()));
     let meta = std::fs::symlink_metadata(&path).ok()?;
     let uid = crate::wire::own_ids().0;

@@ -90,20 +90,7 @@ pub struct ServerConfig {
     pub gateway: bool,
 }
 
-/// The value of OpenPMIx's MCA parameter `name` as the reference reads it for a process:
-/// `PMIX_MCA_<name>` in the environment, else a `name = value` line of
-/// `$HOME/.pmix/mca-params.conf`, else of `$PMIX_PREFIX/etc/pmix-mca-params.conf` (where
-/// an installation that moved, such as PyPI's Open MPI, says its files are).
-pub fn mca_param(name: &str) -> Option<String> {
-    if let Ok(v) = std::env::var(format!("PMIX_MCA_{name}")) {
-        return Some(v);
-    }
-    crate::pmdl::pmix_param_files().into_iter().find_map(|f| {
-        crate::pmdl::param_file(&f)
-            .into_iter()
-            .find_map(|(k, v)| (k == name).then_some(v))
-    })
-}
+pub use crate::pmdl::mca_param;
 
 /// Whether the MCA component selection `list` (the value of a framework's parameter:
 /// `a,b` includes those, `^a,b` excludes those) lets component `name` in.
