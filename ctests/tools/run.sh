@@ -42,6 +42,19 @@ arrangement() {
   srv=$tmp/srv; mkdir "$srv"
 }
 
+# run_tool PROG [ARG...]: starts thost (on the server library), runs PROG HOST-PID ARG... (on
+# the tool library) against it with its output in $tmp/tool.out and .err, and stops the
+# host; rc is the tool's exit status
+run_tool() {
+  local prog=$1; shift
+  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
+  hpid=$!
+  for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
+  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$prog" "$hpid" "$@" > "$tmp/tool.out" 2>"$tmp/tool.err"
+  rc=$?
+  kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+}
+
 fail=0
 # A tool's spawn: the server sends the tool the new job's output (thost.c delivers it after
 # answering), which the tool's library writes to the tool's stdout and stderr; with the
@@ -52,12 +65,7 @@ for mode in plain nofwd bare ended; do
   expected=""
   for combo in $combos; do
     arrangement "$combo"
-    TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
-    hpid=$!
-    for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
-    TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/spawntool" "$hpid" $mode > "$tmp/tool.out" 2>"$tmp/tool.err"
-    rc=$?
-    kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+    run_tool "$work/spawntool" $mode
     # sorted: the library writes the job's output itself, unordered with the tool's own
     # buffered printf lines
     out=$(names "$tmp/tool.out" | sort; echo "stderr:"; grep -v '^\[' "$tmp/tool.err")
@@ -77,12 +85,7 @@ for combo in $combos; do
   # Files the server did not make: ours must leave them, and the tmpdir, as they were
   # (openpmix#3476: the reference's cleanup removed a tmpdir it had not created).
   echo keep > "$srv/foreign"; mkdir "$srv/foreign.d"; echo keep > "$srv/foreign.d/f"
-  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
-  hpid=$!
-  for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
-  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/tool" "$hpid" > "$tmp/tool.out" 2>"$tmp/tool.err"
-  rc=$?
-  kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+  run_tool "$work/tool"
   left=$(find "$srv" -name 'pmix.*' 2>/dev/null | wc -l)
   out=$(names "$tmp/tool.out")
   [ -z "$expected" ] && expected=$out
@@ -105,12 +108,7 @@ echo "$expected" | sed 's/^/  /'
 expected=""
 for combo in $combos; do
   arrangement "$combo"
-  TMPDIR=$srv LD_LIBRARY_PATH=$slib "$work/thost" "$tmp/pid" > "$tmp/host.out" 2>&1 &
-  hpid=$!
-  for _ in $(seq 100); do [ -s "$tmp/pid" ] && break; sleep 0.05; done
-  TMPDIR=$srv LD_LIBRARY_PATH=$tlib timeout 20 "$work/tool" "$hpid" scheduler > "$tmp/tool.out" 2>"$tmp/tool.err"
-  rc=$?
-  kill -TERM "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null
+  run_tool "$work/tool" scheduler
   out=$(names "$tmp/tool.out")
   [ -z "$expected" ] && expected=$out
   if [ $rc -ne 0 ] || [ "$out" != "$expected" ]; then
