@@ -10,9 +10,10 @@
 #   5.0.11 / 5.0.11 and ours / 5.0.11    must be equal: 5.0 singletons under our server
 #   5.0.11 / ours   and ours / ours      must equal the 5.0.11 client's under 5.0.11's server:
 #                                        our singletons connect as 5.0.11's do
+#   ours / 4.2.2                         must equal the 5.0.11 client's under 5.0.11's server:
+#                                        a 4.x singleton gets the tool's reply layout it reads
+#                                        (under 5.0.11's server it waits for ever: not run)
 #   4.2.2 / ours                         must equal 4.2.2's singleton under 4.2.2's server
-# OpenPMIx 4.2.2's singletons are not run under a 5.0 server (5.0.11's or ours): a registered
-# one waits for ever (it expects a tool's reply to flag 9, as a 4.2 server gives it).
 #
 # usage: STAGE=<our install> OMPI5_DIR=<wheel venv> ctests/v5/singleton.sh
 set -u
@@ -36,12 +37,15 @@ run() {  # SERVER_LIB CLIENT_LIB MODE -> output file
 }
 fail=0
 for mode in register unregistered; do
-  for client in "$ref" "$ours"; do
+  for client in "$ref" "$ours" -; do
     expected=$(run "$ref" "$ref" $mode)
     for server in "$ref" "$ours"; do
       [ "$server" = "$ref" ] && [ "$client" = "$ref" ] && continue
+      # (4.2.2's singleton under 5.0.11's server waits for ever: not run)
+      [ "$server" = "$ref" ] && [ "$client" = - ] && continue
       got=$(run "$server" "$client" $mode)
-      name="$([ "$server" = "$ref" ] && echo 5.0.11 || echo our) server, $([ "$client" = "$ref" ] && echo 5.0.11 || echo our) singleton, $mode"
+      case $client in "$ref") cname=5.0.11 ;; "$ours") cname=our ;; *) cname=4.2.2 ;; esac
+      name="$([ "$server" = "$ref" ] && echo 5.0.11 || echo our) server, $cname singleton, $mode"
       if cmp -s "$expected" "$got"; then
         echo "PASS $name"
       else

@@ -236,8 +236,24 @@ impl Shared {
         };
         phase.store(DONE, Ordering::SeqCst);
         self.handshake_over(r, id);
-        let mut reply = (PMIX_SUCCESS as u32).to_be_bytes().to_vec();
-        reply.extend_from_slice(&index.to_be_bytes());
+        let reply = if hello.kind == handshake::PeerKind::SingletonClient
+            && hello.version.as_bytes().starts_with(b"4.")
+        {
+            // A 4.x singleton reads a tool's reply to flag 9 (a 4.2 server's answer); a 5.0
+            // server sends it a client's and the singleton waits for ever. It gets the
+            // layout it reads, and is still taken as the client it is (ours reads either).
+            handshake::ToolReply {
+                status: PMIX_SUCCESS,
+                assigned: None,
+                server: self.cfg.id.clone(),
+                cred_status: PMIX_SUCCESS,
+            }
+            .encode()
+        } else {
+            let mut reply = (PMIX_SUCCESS as u32).to_be_bytes().to_vec();
+            reply.extend_from_slice(&index.to_be_bytes());
+            reply
+        };
         if r.send(id, reply).is_err() {
             return;
         }
