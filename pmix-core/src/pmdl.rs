@@ -394,9 +394,10 @@ pub fn ompi_fork_env(job: &JobRecord, rank: u32) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn exclusions_drop_what_was_harvested_before_them() {
-        use super::{Envars, patterns};
         assert_eq!(patterns("OMPI_*,,OPAL_X"), ["OMPI_*", "OPAL_X"]);
         assert!(patterns("").is_empty());
         let mut e = Envars::default();
@@ -411,8 +412,6 @@ mod tests {
         e.exclude(&patterns("*"));
         assert!(e.0.is_empty());
     }
-
-    use super::*;
 
     #[test]
     fn parameters_are_named_by_their_framework() {

@@ -190,22 +190,7 @@ pub fn given_id(info: &[Info]) -> Option<Proc> {
 /// The attributes a tool sends in its handshake: its pid, its command line, and what the
 /// caller passed that the connection itself does not consume.
 pub fn blob(info: &[Info]) -> Vec<Info> {
-    let mut v = vec![Info::new(
-        PMIX_PROC_PID.to_bytes(),
-        Value::Pid(std::process::id() as i32),
-    )];
-    if let Ok(cmd) = std::fs::read("/proc/self/cmdline") {
-        let line = cmd
-            .split(|&b| b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect::<Vec<_>>()
-            .join(" ");
-        v.push(Info::new(
-            PMIX_CMD_LINE.to_bytes(),
-            Value::String(Some(line.into())),
-        ));
-    }
+    let mut v = crate::wire::handshake::own_process_info();
     let consumed = [
         PMIX_TOOL_NSPACE,
         PMIX_TOOL_RANK,

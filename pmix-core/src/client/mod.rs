@@ -166,6 +166,21 @@ fn handshake(env: &ClientEnv) -> Result<Stream> {
     Ok(s)
 }
 
+/// The requests and replies of a client's connection to its server, on a progress thread
+/// of its own.
+fn requester(sock: Stream) -> Result<Requester> {
+    let progress = Arc::new(Progress::start_polling(
+        "pmix-progress",
+        crate::progress::poll_window(crate::progress::CLIENT_POLL_US),
+    )?);
+    Requester::start(
+        progress,
+        sock,
+        Box::new(crate::wire::WireFraming::default()),
+        crate::wire::peer_frame,
+    )
+}
+
 /// How long a singleton waits for a system server's answer before it runs unconnected.
 const SYSTEM_SERVER_WAIT: Duration = Duration::from_secs(5);
 
@@ -191,30 +206,11 @@ fn system_server(me: &Proc) -> Option<(Stream, Proc)> {
     let uri = found.server_uri().ok()?;
     let mut s = Stream::connect(&uri, SYSTEM_SERVER_WAIT).ok()?;
     s.set_read_timeout(Some(SYSTEM_SERVER_WAIT)).ok();
-    let cmdline = std::fs::read("/proc/self/cmdline")
-        .map(|b| {
-            b.split(|&c| c == 0)
-                .filter(|a| !a.is_empty())
-                .map(|a| String::from_utf8_lossy(a).into_owned())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_default();
-    let info = vec![
-        Info::new(
-            PMIX_PROC_PID.to_bytes(),
-            Value::Pid(i32::try_from(std::process::id()).unwrap_or(i32::MAX)),
-        ),
-        Info::new(
-            PMIX_CMD_LINE.to_bytes(),
-            Value::String(Some(cmdline.into())),
-        ),
-    ];
     let hello = Hello::ours(
         PeerKind::SingletonClient,
         Some(me.clone()),
         BufferType::from_env_value(None),
-        info,
+        crate::wire::handshake::own_process_info(),
     );
     s.write_all(&hello.encode()).ok()?;
     let mut st = [0u8; 4];
@@ -341,16 +337,7 @@ impl Client {
         own_ns: bool,
     ) -> Result<Client> {
         let unix = sock.is_unix();
-        let progress = Arc::new(Progress::start_polling(
-            "pmix-progress",
-            crate::progress::poll_window(crate::progress::CLIENT_POLL_US),
-        )?);
-        let conn = Requester::start(
-            progress,
-            sock,
-            Box::new(crate::wire::WireFraming::default()),
-            crate::wire::peer_frame,
-        )?;
+        let conn = requester(sock)?;
         let events = Arc::new(Registry::default());
         let store = Arc::new(RwLock::new(ClientStore::new(me.clone())));
         let mut client = Client {
@@ -487,16 +474,7 @@ impl Client {
     /// flag 9): from then on it is a client of its own namespace there, and keeps the job
     /// data it made for itself, as OpenPMIx 5.0.11's connected singletons do.
     fn attach(&mut self, sock: Stream, server: Proc) -> Result<()> {
-        let progress = Arc::new(Progress::start_polling(
-            "pmix-progress",
-            crate::progress::poll_window(crate::progress::CLIENT_POLL_US),
-        )?);
-        self.conn = Some(Requester::start(
-            progress,
-            sock,
-            Box::new(crate::wire::WireFraming::default()),
-            crate::wire::peer_frame,
-        )?);
+        self.conn = Some(requester(sock)?);
         self.server = server;
         self.install_event_receiver();
         Ok(())

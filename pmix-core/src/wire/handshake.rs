@@ -109,6 +109,28 @@ pub fn parse_native_cred(c: &[u8]) -> Option<(u32, u32)> {
     ))
 }
 
+/// Who a self-started peer (a tool, a singleton) says it is in its handshake's info: its
+/// pid, and its command line when it can be read, as OpenPMIx's peers send them.
+pub fn own_process_info() -> Vec<Info> {
+    let mut v = vec![Info::new(
+        PMIX_PROC_PID.to_bytes(),
+        Value::Pid(std::process::id() as i32),
+    )];
+    if let Ok(cmd) = std::fs::read("/proc/self/cmdline") {
+        let line = cmd
+            .split(|&b| b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        v.push(Info::new(
+            PMIX_CMD_LINE.to_bytes(),
+            Value::String(Some(line.into())),
+        ));
+    }
+    v
+}
+
 fn put_str(v: &mut Vec<u8>, s: &[u8]) {
     v.extend_from_slice(s);
     v.push(0);
