@@ -29,42 +29,40 @@ if ! cc -g -O1 -Wall -Wextra -Werror -I"$STAGE/include" "$here/sysclient.c" -o "
      -L"$ours" -lpmix 2> "$work/cc.err"; then
   echo "FAIL singleton: sysclient.c does not build"; sed 's/^/  /' "$work/cc.err"; exit 1
 fi
+# the library a directory stands for: "" (the server's) and "-" (the client's) are the
+# system's, Debian's OpenPMIx 4.2.2
+name_of() { case $1 in "$ref") echo 5.0.11 ;; "$ours") echo our ;; *) echo 4.2.2 ;; esac; }
 run() {  # SERVER_LIB CLIENT_LIB MODE -> output file
-  local f=$work/out.$(basename "$(dirname "$1")").$(basename "$(dirname "$2")").$3
+  local f=$work/out_$(name_of "$1")_$(name_of "$2")_$3
   LD_LIBRARY_PATH=$1 timeout -k 5 20 "$work/sysclient" host "$2" "$3" > "$f" 2>&1
   echo "exit $?" >> "$f"
   echo "$f"
 }
+same() {  # EXPECTED GOT: PASS or FAIL, named by GOT's server, singleton and mode
+  local what; what=$(basename "$2" | awk -F_ '{ printf "%s server, %s singleton, %s", $2, $3, $4 }')
+  if cmp -s "$1" "$2"; then
+    echo "PASS $what"
+  else
+    echo "FAIL $what"; diff "$1" "$2" | sed 's/^/  /'; fail=1
+  fi
+}
 fail=0
 for mode in register unregistered; do
+  expected=$(run "$ref" "$ref" $mode)
   for client in "$ref" "$ours" -; do
-    expected=$(run "$ref" "$ref" $mode)
     for server in "$ref" "$ours"; do
       [ "$server" = "$ref" ] && [ "$client" = "$ref" ] && continue
       # (4.2.2's singleton under 5.0.11's server waits for ever: not run)
       [ "$server" = "$ref" ] && [ "$client" = - ] && continue
-      got=$(run "$server" "$client" $mode)
-      case $client in "$ref") cname=5.0.11 ;; "$ours") cname=our ;; *) cname=4.2.2 ;; esac
-      name="$([ "$server" = "$ref" ] && echo 5.0.11 || echo our) server, $cname singleton, $mode"
-      if cmp -s "$expected" "$got"; then
-        echo "PASS $name"
-      else
-        echo "FAIL $name"; diff "$expected" "$got" | sed 's/^/  /'; fail=1
-      fi
+      same "$expected" "$(run "$server" "$client" $mode)"
     done
   done
 done
-# Under OpenPMIx 4.2.2's server (Debian's, the system library: "" and "-"), which answers
-# flag 9 as a tool's handshake: our singleton as 4.2.2's own, registered (unregistered, the
-# 4.2.2 server never completes the fence of either: not run)
+# Under OpenPMIx 4.2.2's server, which answers flag 9 as a tool's handshake: our singleton as
+# 4.2.2's own, registered (unregistered, the 4.2.2 server never completes the fence of either:
+# not run)
 expected=$(run "" - register)
-mv "$expected" "$work/out.422.422.register"; expected=$work/out.422.422.register
-got=$(run "" "$ours" register)
-if cmp -s "$expected" "$got"; then
-  echo "PASS 4.2.2 server, our singleton, register"
-else
-  echo "FAIL 4.2.2 server, our singleton, register"; diff "$expected" "$got" | sed 's/^/  /'; fail=1
-fi
+same "$expected" "$(run "" "$ours" register)"
 grep -q "^client: PMIx_Init 0," "$expected" ||
   { echo "FAIL singleton: the 4.2.2 singleton did not connect to 4.2.2's server"; fail=1; }
 # A rendezvous file of another user's (one planted in a shared /tmp): 5.0.11's singleton
@@ -78,6 +76,6 @@ if [ "$(id -u)" = 0 ]; then
   fi
 fi
 # the 5.0.11 singleton really connected (the comparison alone would pass if neither did)
-grep -q "^client: PMIx_Init 0, named singleton.HOST.PID, rank 0$" "$work/out.lib.lib.register" ||
+grep -q "^client: PMIx_Init 0, named singleton.HOST.PID, rank 0$" "$work/out_5.0.11_5.0.11_register" ||
   { echo "FAIL singleton: the 5.0.11 singleton did not connect to 5.0.11's server"; fail=1; }
 exit $fail
