@@ -19,6 +19,7 @@ mod indirect;
 mod iof;
 mod job;
 mod lines;
+mod procdirs;
 mod publish;
 mod run;
 mod sys;

@@ -29,6 +29,7 @@ use crate::apps::{env_lookup, env_set, resolve};
 use crate::cli::StdinTarget;
 use crate::iof::Iof;
 use crate::job::{self, AppSpec, Job, JobOpts, NodeFacts, ProcRec, ProcState, info};
+use crate::procdirs::ProcDirs;
 use crate::publish::{HeldLookup, Published};
 use crate::sys::{self, Exit, Pid};
 
@@ -296,9 +297,6 @@ impl Run {
             st.node_procs += rank;
             let offset = st.total_ranks;
             st.total_ranks += rank;
-            for r in 0..rank {
-                let _ = std::fs::create_dir_all(nsdir.join(r.to_string()));
-            }
             if !opts.psets.is_empty() {
                 let members: Vec<Proc> = (0..rank).map(|r| Proc::new(nspace.clone(), r)).collect();
                 for name in &opts.psets {
@@ -362,7 +360,7 @@ impl Run {
         reg: pmix_core::Result<Vec<Info>>,
     ) -> Result<(), Error> {
         let server = self.server().ok_or(Error::Init)?.clone();
-        let (nprocs, initial, stdin) = {
+        let (nprocs, initial, stdin, nsdir) = {
             let st = self.lock();
             let job = &st.jobs[&idx];
             let stdin = if job.initial {
@@ -370,8 +368,10 @@ impl Run {
             } else {
                 job.opts.stdin.unwrap_or(StdinTarget::None)
             };
-            (job.size(), job.initial, stdin)
+            (job.size(), job.initial, stdin, job.nsdir.clone())
         };
+        // Each process's PMIX_PROCDIR, made ahead of the launch below.
+        let procdirs = ProcDirs::start(nsdir, nprocs);
         server.register_nspace(nspace, nprocs, &reg?)?;
         for r in 0..nprocs {
             server.register_client(
@@ -504,6 +504,7 @@ impl Run {
                 cpus,
                 stop_on_exec,
             };
+            procdirs.wait_for(r);
             let spawned = sys::spawn(&spec);
             drop(spec);
             drop(out_w);

@@ -958,6 +958,9 @@ fn job_app_node_and_proc_information() {
             "2: node rank = 2".into(),
             format!("1: proc hostname = {host}"),
             "1: proc nodeid = 0".into(),
+            "0: procdir writable = yes".into(),
+            "1: procdir writable = yes".into(),
+            "2: procdir writable = yes".into(),
         ] {
             assert!(has(&want), "{lib:?}: no line {want:?}\n{}", r.explain());
         }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pmix.h>
 
@@ -47,6 +48,27 @@ static void show(const char *label, pmix_rank_t rank, const char *key)
     PMIX_VALUE_RELEASE(v);
 }
 
+/* Whether the process's PMIX_PROCDIR exists when it runs: a file can be made in it. */
+static void procdir_writable(void)
+{
+    pmix_value_t *v = NULL;
+    char path[4096];
+    FILE *f;
+    int ok = 0;
+    if (PMIx_Get(&me, PMIX_PROCDIR, NULL, 0, &v) == PMIX_SUCCESS && v != NULL
+        && v->type == PMIX_STRING && v->data.string != NULL) {
+        snprintf(path, sizeof(path), "%s/probe", v->data.string);
+        f = fopen(path, "w");
+        if (f != NULL) {
+            ok = fclose(f) == 0 && unlink(path) == 0;
+        }
+    }
+    if (v != NULL) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    printf("%u: procdir writable = %s\n", me.rank, ok ? "yes" : "no");
+}
+
 int main(int argc, char **argv)
 {
     pmix_status_t rc;
@@ -84,6 +106,7 @@ int main(int argc, char **argv)
     show("proc hostname", me.rank, PMIX_HOSTNAME);
     show("proc nodeid", me.rank, PMIX_NODEID);
     show("procdir", me.rank, PMIX_PROCDIR);
+    procdir_writable();
     if (bound) {
         show("cpuset", me.rank, PMIX_CPUSET);
         show("locality", me.rank, PMIX_LOCALITY_STRING);
