@@ -42,6 +42,13 @@
  *          the library it mapped (lib.client.0); the others print nothing. The lines are
  *          written with one write(2) each to a file opened O_APPEND, so ranks do not mix them.
  *
+ *   floor  the scale figure's floor: a rank that is started and released as a wireup rank is,
+ *          with the library loaded, then exits 0 without calling PMIx_Init. Rank 0 (by
+ *          PMIX_RANK in its environment) prints "bclient: floor version <PMIx_Get_version()>"
+ *          and records the library it mapped (lib.client.0). A job of these costs what every
+ *          job costs before any PMIx work: the host's start, fork and exec of N processes that
+ *          load the library, their exit and reaping, the host's end.
+ *
  *   tool   run by `bhost -T K` as a plain child: PMIx_tool_init to the server whose pid is
  *          BENCH_SERVER_PID (PMIX_SERVER_PIDINFO), then PMIx_tool_finalize: figures tool_init,
  *          tool_finalize (file suffix: the process id, one sample per process).
@@ -710,11 +717,23 @@ static int mode_iof(void)
     return 0;
 }
 
+static int mode_floor(void)
+{
+    const char *rank = getenv("PMIX_RANK");
+    wait_go();
+    if (rank != NULL && strcmp(rank, "0") == 0) {
+        bench_record_lib("client", 0);
+        printf("bclient: floor version %s\n", PMIx_Get_version());
+        fflush(stdout);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     out_dir = getenv("BENCH_OUT");
     if (argc != 2 || out_dir == NULL) {
-        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool|iof|wireup\n");
+        fprintf(stderr, "usage: BENCH_OUT=DIR bclient init|main|tool|iof|wireup|floor\n");
         return 2;
     }
     if (strcmp(argv[1], "init") == 0) {
@@ -725,6 +744,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "wireup") == 0) {
         return mode_wireup();
+    }
+    if (strcmp(argv[1], "floor") == 0) {
+        return mode_floor();
     }
     if (strcmp(argv[1], "tool") == 0) {
         return mode_tool();

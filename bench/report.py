@@ -39,10 +39,15 @@ SCALE_ARRS = {
     "pmixrun-ref": ("pmixrun, reference clients", "pmixrun", None, "ref"),
 }
 SCALE_ARRS["ref5"] = ("all OpenPMIx 5.0.11", "bhost", "ref5", "ref5")
+# The floor: the same jobs whose ranks exit at once (`bclient floor`, no PMIx call), 8-peer
+# jobs only; it is what a job of N processes costs the machine before any PMIx work.
+SCALE_ARRS["floor-ours"] = ("floor: ours, ranks exit at once", "bhost", "ours", "ours")
+SCALE_ARRS["floor-ref"] = ("floor: reference, ranks exit at once", "bhost", "ref", "ref")
+SCALE_ARRS["floor-ref5"] = ("floor: OpenPMIx 5.0.11, ranks exit at once", "bhost", "ref5", "ref5")
 # what PMIx_Get_version() of each library begins with
 VERSION_PREFIX = {"ref": "OpenPMIx", "ref5": "OpenPMIx", "ours": "pmix-rs"}
 # the scale arrangements with a 4.2.2 process in them
-SCALE_WITH_REF = ("ref", "oursrv-refcli", "refsrv-ourcli", "pmixrun-ref")
+SCALE_WITH_REF = ("ref", "oursrv-refcli", "refsrv-ourcli", "pmixrun-ref", "floor-ref")
 # The Open MPI 5 hello with mpirun and ranks all on one library: default transports, the
 # same without the OFI btl (its close sleeps 1 s), and shared-memory ones only (bench/run.sh
 # prrte_job)
@@ -141,7 +146,8 @@ class Results:
             out = open(os.path.join(d, "stdout")).read()
         except OSError:
             out = ""
-        checks = [("lib.client.0", "rank 0", clib, "bclient: wireup version ")]
+        mode = "floor" if r["lib"].startswith("floor-") else "wireup"
+        checks = [("lib.client.0", "rank 0", clib, f"bclient: {mode} version ")]
         if hlib is not None:
             checks.append(("lib.host", "bhost", hlib, "bhost: version "))
         for fn, who, lib, line in checks:
@@ -337,8 +343,9 @@ def scale_section(R, storm, ratios=None):
         hwm_src = "bhost"
         if hwm is None:
             hwm, hwm_src = one(os.path.join(d, "host_hwm_polled")), "polled"
-        f = dict(secs=r["secs"], rc=r["rc"], ok=r["rc"] == 0 and len(ranks) == n,
-                 ranks=len(ranks), hwm=hwm, hwm_src=hwm_src)
+        floor = r["lib"].startswith("floor-")
+        f = dict(secs=r["secs"], rc=r["rc"], ok=r["rc"] == 0 and (floor or len(ranks) == n),
+                 ranks=n if floor else len(ranks), hwm=hwm, hwm_src=hwm_src)
         cp = [int(x[1]) for x in rows]
         f["clients_pss"] = sum(cp) if rows and min(cp) >= 0 else None
         f["host_pss"] = int(host[0][1]) if host and len(host[0]) >= 3 else None
@@ -418,8 +425,29 @@ def scale_section(R, storm, ratios=None):
                "—" if ratio is None else f"{ratio:.3g}",
                "—" if target is None else f"≤ {target:g}", met)
 
+    def above_floor(param, title, a, b, fa, fb):
+        """Wall time less the floor of the same N: (a - fa) ÷ (b - fb), and the best ratio
+        that the floor leaves: fa ÷ b."""
+        fparam = f"n{parse(param)[0]}-8"
+        if any(x not in arrs for x in (a, b, fa, fb)):
+            return
+        va, vb = med(param, a, "secs"), med(param, b, "secs")
+        la, lb = med(fparam, fa, "secs"), med(fparam, fb, "secs")
+        n, _ = parse(param)
+        if None in (va, vb, la, lb) or vb - lb <= 0 or not vb:
+            tt.add(n, peers_text(param), title, "—", "—", "—", "—", "no data")
+            return
+        tt.add(n, peers_text(param), f"wall time above the floor: {title}", fmt_s(va - la),
+               fmt_s(vb - lb), f"{(va - la) / (vb - lb):.3g}", "—", "—")
+        tt.add(n, peers_text(param), f"wall time: our floor ÷ {title.split('÷')[1].strip()} "
+               "(the lowest ratio left once our PMIx work took no time)", fmt_s(la), fmt_s(vb),
+               f"{la / vb:.3g}", "—", "—")
+
     for param in params:
         compare(param, "wall time: all ours ÷ all reference", "ours", "ref", "secs", fmt_s, 0.3)
+        above_floor(param, "all ours ÷ all reference", "ours", "ref", "floor-ours", "floor-ref")
+        above_floor(param, "all ours ÷ all OpenPMIx 5.0.11", "ours", "ref5", "floor-ours",
+                    "floor-ref5")
         compare(param, "total PSS: all ours ÷ all reference", "ours", "ref", "total_pss", fmt_kb, 0.5)
         compare(param, "host peak RSS: all ours ÷ all reference", "ours", "ref", "hwm", fmt_kb, 0.5)
         compare(param, "wall time: all ours ÷ all OpenPMIx 5.0.11", "ours", "ref5", "secs", fmt_s, 0.3)
@@ -456,7 +484,11 @@ def scale_section(R, storm, ratios=None):
            "Oversubscribed: N processes and the host on the machine's CPUs, nothing pinned. "
            "Arrangements: `bhost` (the bench's C host on the public server API) on one library with "
            "clients on one library (`BENCH_CLIENT_LD_LIBRARY_PATH`), and our `pmixrun` with clients "
-           "on either library (`-x LD_LIBRARY_PATH=`). "
+           "on either library (`-x LD_LIBRARY_PATH=`). The floor: `bhost` and clients on one "
+           "library, each client `bclient floor` (started and released as a wire-up rank is, the "
+           "library loaded, then exit without a PMIx call): what N processes cost before any PMIx "
+           "work; \"wall time above the floor\" subtracts it (the 8-peer floor of the same N) "
+           "from each side. "
            f"Repetitions per arrangement: {rep_text}; the arrangements alternate within each "
            f"repetition; a job is killed after {m.get('scale_timeout')} s (its host's watchdog: "
            "`bhost -t`, `pmixrun --timeout`).\n",

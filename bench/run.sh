@@ -54,7 +54,10 @@
 #                   BENCH_SCALE_ARRS [ref ours oursrv-refcli refsrv-ourcli pmixrun-ours
 #                   pmixrun-ref]: bhost and clients on the reference; both on ours; bhost on ours
 #                   with reference clients; bhost on the reference with our clients; pmixrun
-#                   ($PMIXRUN [$STAGE/bin/pmixrun]) with our clients; with reference clients
+#                   ($PMIXRUN [$STAGE/bin/pmixrun]) with our clients; with reference clients;
+#                   and the floor (floor-ours floor-ref, floor-ref5 with REF5_LIB): bhost and
+#                   clients on one library, the clients `bclient floor` (started, released,
+#                   exit at once: no PMIx call), with the 8-peer jobs only
 #   BENCH_SCALE_REPS   repetitions per N of BENCH_SCALE_NS, one number per N, the last one
 #                   repeating ["2 1": 2 at 256, 1 at 1024]
 #   BENCH_SCALE_TIMEOUT  seconds before one scale job is killed and reported as hung [300]
@@ -108,7 +111,7 @@ fi
 : "${BENCH_PIN:=split}"
 : "${BENCH_SCALE_NS:=256 1024}"
 : "${BENCH_SCALE_REPS:=2 1}"
-: "${BENCH_SCALE_ARRS:=ref ${REF5_LIB:+ref5 }ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref}"
+: "${BENCH_SCALE_ARRS:=ref ${REF5_LIB:+ref5 }ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref floor-ours floor-ref${REF5_LIB:+ floor-ref5}}"
 : "${BENCH_SCALE_TIMEOUT:=300}"
 : "${PMIXRUN:=$STAGE/bin/pmixrun}"
 : "${BENCH_FIGURES:=init main jobsize tool mpi prrte connect iof scale}"
@@ -230,7 +233,10 @@ iof_job() {  # LIB REP
 # writes no figure of its own) and kills it 30 s after its watchdog should have. Wall time:
 # from the start of the host to its exit (the last client has exited before).
 scale_job() {
-  local arr=$1 n=$2 peers=$3 rep=$4 hlib clib cmd
+  local arr=$1 n=$2 peers=$3 rep=$4 hlib clib cmd mode=wireup
+  case $arr in
+    floor-*) [ "$peers" = all ] && return 0; mode=floor ;;
+  esac
   case $arr in
     ref) hlib=$REF_LIB clib=$REF_LIB ;;
     ref5) hlib=$REF5_LIB clib=$REF5_LIB ;;
@@ -239,6 +245,9 @@ scale_job() {
     refsrv-ourcli) hlib=$REF_LIB clib=$OURS_LIB ;;
     pmixrun-ours) hlib= clib=$OURS_LIB ;;
     pmixrun-ref) hlib= clib=$REF_LIB ;;
+    floor-ours) hlib=$OURS_LIB clib=$OURS_LIB ;;
+    floor-ref) hlib=$REF_LIB clib=$REF_LIB ;;
+    floor-ref5) hlib=$REF5_LIB clib=$REF5_LIB ;;
     *) die "unknown scale arrangement $arr (BENCH_SCALE_ARRS)" ;;
   esac
   local param="n$n-$peers" all=0
@@ -249,7 +258,7 @@ scale_job() {
   if [ -n "$hlib" ]; then
     cmd=(env "TMPDIR=$TMPDIR" "LD_LIBRARY_PATH=$hlib" "BENCH_CLIENT_LD_LIBRARY_PATH=$clib"
          "BENCH_OUT=$d" "BENCH_WIREUP_ALL=$all" "$bin/bhost" -n "$n" -H -1 -C -1
-         -t "$BENCH_SCALE_TIMEOUT" -- "$bin/bclient" wireup)
+         -t "$BENCH_SCALE_TIMEOUT" -- "$bin/bclient" "$mode")
   else
     cmd=(env -u LD_LIBRARY_PATH "TMPDIR=$TMPDIR" "BENCH_OUT=$d" "BENCH_WIREUP_ALL=$all" "$PMIXRUN"
          -n "$n" --timeout "$BENCH_SCALE_TIMEOUT" -x "LD_LIBRARY_PATH=$clib" "$bin/bclient" wireup)
@@ -288,7 +297,7 @@ scale_job() {
   [ "$clib" = "$REF_LIB" ] || [ "$clib" = "$REF5_LIB" ] && want_c=OpenPMIx
   [ "$hlib" = "$REF_LIB" ] || [ "$hlib" = "$REF5_LIB" ] && want_h=OpenPMIx
   if [ $rc = 0 ]; then
-    grep -q "^bclient: wireup version $want_c" "$d/stdout" || note="  WRONG CLIENT LIBRARY (want $want_c)"
+    grep -q "^bclient: $mode version $want_c" "$d/stdout" || note="  WRONG CLIENT LIBRARY (want $want_c)"
     [ -z "$hlib" ] || grep -q "^bhost: version $want_h" "$d/stdout" || note="$note  WRONG HOST LIBRARY (want $want_h)"
   fi
   printf '  %-13s %-10s rep %d: %7.2f s%s%s\n' "$arr" "$param" "$rep" "$secs" "$note" \
