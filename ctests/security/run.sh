@@ -10,6 +10,8 @@
 #             segments, and pps. Each must be refused, and nothing may happen (no spawned
 #             command runs, rank 1 lives, rank 0 never reads nobody's text). Then the same
 #             calls from root's tool must work.
+#   planted   root's pmixrun in a shared TMPDIR where nobody made its session directory's name
+#             first (a directory, a link): pmixrun must leave it alone and still run the job.
 #   allow     pmixrun --allow-user nobody: nobody's tool is served, and still cannot look up
 #             data published with PMIX_ACCESS_USERIDS naming root only (root can).
 #   host      ctests/security/shost.c, a host on the public server API, on our library: it
@@ -167,6 +169,42 @@ as_root "$work/bin/stool" "$uri" kill "$ns" 1 > "$work/r.kill" 2>&1
 for _ in $(seq 40); do kill -0 "$rank1" 2>/dev/null || break; sleep 0.05; done
 check "pmixrun: root's kill of rank 1 works" bash -c "grep -q '^kill SUCCESS' '$work/r.kill' && ! kill -0 $rank1 2>/dev/null"
 kill -TERM "$prun" 2>/dev/null; wait "$prun" 2>/dev/null
+
+# ---- pmixrun in a shared TMPDIR: a session directory planted by the other user ------------
+# pmixrun's session directory is TMPDIR/pmixrun.<uid>.<pid>. In a shared TMPDIR (1777) the
+# other user makes that name first, as a directory of its own (mode 777) and as a link to a
+# directory of its own; root's pmixrun must not use either (it used the planted directory,
+# where nobody could read, replace or remove root's rendezvous files), and the job must run.
+mkdir "$work/shared"; chmod 1777 "$work/shared"
+planted() {  # KIND: dir or link
+  local kind=$1 go=$work/shared/go.$1 pidf=$work/root/pid.$1 p target
+  mkfifo "$go"; chmod 666 "$go"
+  # The shell writes its pid, waits, then becomes pmixrun: the pid is known beforehand.
+  TMPDIR=$work/shared LD_LIBRARY_PATH=$ours sh -c 'echo $$ > "$1"; read x < "$2"; shift 2; exec "$@"' \
+    sh "$pidf" "$go" "$STAGE/bin/pmixrun" -n 1 --timeout 60 sh -c 'sleep 1.5; echo job ran' \
+    > "$work/root/planted.$kind.out" 2>&1 &
+  p=$!; started+=("$p")
+  wait_for "$pidf" || { bad "planted $kind: no pid"; return; }
+  target=$work/shared/pmixrun.0.$(cat "$pidf")
+  if [ "$kind" = dir ]; then
+    as_other mkdir -m 777 "$target"
+  else
+    as_other mkdir -m 777 "$work/shared/mine.$kind"
+    as_other ln -s "$work/shared/mine.$kind" "$target"
+    target=$work/shared/mine.$kind
+  fi
+  echo go > "$go"
+  sleep 0.8
+  local during; during=$(ls -A "$target" 2>/dev/null | tr '\n' ' ')
+  local own; own=$(find "$work/shared" -maxdepth 1 -name "pmixrun.0.$(cat "$pidf").*" -user 0 -perm 700 | wc -l)
+  wait "$p"; local rc=$?
+  check "planted $kind: root's pmixrun put nothing in $OTHER's ${kind} (found: ${during:-nothing})" test -z "$during"
+  check "planted $kind: root's pmixrun made a private session directory of its own instead" test "$own" = 1
+  check "planted $kind: the job ran (exit $rc)" \
+    bash -c "[ $rc = 0 ] && grep -q '^job ran' '$work/root/planted.$kind.out'"
+}
+planted dir
+planted link
 
 # ---- pmixrun --allow-user -----------------------------------------------------------------
 rm -f "$work/root/uri"

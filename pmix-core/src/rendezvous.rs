@@ -26,6 +26,26 @@ use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 
+/// Creates `d` with owner-only permissions, or accepts it if it exists as a directory of
+/// ours that only we can enter. Anything else there (another user's directory, a link, a
+/// directory others may enter) is refused with `AlreadyExists`, never used or changed.
+pub fn private_dir(d: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    match std::fs::DirBuilder::new().mode(0o700).create(d) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let m = std::fs::symlink_metadata(d)?;
+            let (uid, _) = crate::wire::own_ids();
+            if m.is_dir() && m.uid() == uid && m.permissions().mode() & 0o077 == 0 {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The system tmpdir: `PMIX_SYSTEM_TMPDIR` in `info`, else in the environment, else
 /// `$TMPDIR`, `$TEMP`, `$TMP`, `/tmp` (where tools and singletons look for system servers).
 pub fn system_tmpdir(info: &[crate::values::Info]) -> PathBuf {

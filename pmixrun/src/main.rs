@@ -26,7 +26,6 @@ mod sys;
 
 use std::ffi::OsString;
 use std::io::Write as _;
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
@@ -133,16 +132,16 @@ fn pmixrun() -> i32 {
         .filter(|t| !t.is_empty())
         .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
     remove_stale_session_dirs(&tmp, uid);
-    let session_dir = tmp.join(format!("pmixrun.{uid}.{pid}"));
-    if let Err(e) = std::fs::create_dir_all(&session_dir).and_then(|()| {
-        std::fs::set_permissions(&session_dir, std::fs::Permissions::from_mode(0o700))
-    }) {
-        eprintln!(
-            "pmixrun: cannot create the session directory {}: {e}",
-            session_dir.display()
-        );
-        return 1;
-    }
+    let session_dir = match make_session_dir(&tmp, uid, pid) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!(
+                "pmixrun: cannot create a session directory in {}: {e}",
+                tmp.display()
+            );
+            return 1;
+        }
+    };
     let status = session(cmd.cli, access, apps, env, session_dir.clone(), tmp);
     let _ = std::fs::remove_dir_all(&session_dir);
     status
@@ -151,6 +150,36 @@ fn pmixrun() -> i32 {
 /// Removes the session directories (`pmixrun.<uid>.<pid>` in `tmp`) that an earlier pmixrun
 /// of this user left behind when it was killed: owned by `uid`, and whose pid is dead.
 /// Nothing else is touched.
+/// The session directory (the server's tmpdir: rendezvous files, segments, each job's and
+/// process's directory): `TMPDIR/pmixrun.<uid>.<pid>`, made owner-only. In a shared TMPDIR
+/// another user may have made that name first (a directory of theirs, or a link), to have
+/// our files where they can read or replace them: such a path is left alone and a name with
+/// an unpredictable suffix is made beside it.
+fn make_session_dir(tmp: &std::path::Path, uid: u32, pid: u32) -> std::io::Result<PathBuf> {
+    use std::hash::{BuildHasher, Hasher};
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::create_dir_all(tmp)?;
+    let base = format!("pmixrun.{uid}.{pid}");
+    let first = tmp.join(&base);
+    match pmix_core::rendezvous::private_dir(&first) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        r => return r.map(|()| first),
+    }
+    let mut last = None;
+    for _ in 0..16 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(pid);
+        let d = tmp.join(format!("{base}.{:016x}", h.finish()));
+        // A fresh name only: nothing that exists is taken over.
+        match std::fs::DirBuilder::new().mode(0o700).create(&d) {
+            Ok(()) => return Ok(d),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::ErrorKind::AlreadyExists.into()))
+}
+
 fn remove_stale_session_dirs(tmp: &std::path::Path, uid: u32) {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(tmp) else {
@@ -162,7 +191,8 @@ fn remove_stale_session_dirs(tmp: &std::path::Path, uid: u32) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix(&prefix))
-            .and_then(|p| p.parse::<u32>().ok())
+            // "<pid>" or "<pid>.<suffix>" (make_session_dir)
+            .and_then(|p| p.split('.').next()?.parse::<u32>().ok())
         else {
             continue;
         };

@@ -82,25 +82,6 @@ pub(super) fn remove_stale_segment_dirs(tmpdir: &std::path::Path, uid: u32) {
     }
 }
 
-/// Creates `d` with owner-only permissions, or accepts it if it exists as a directory of
-/// ours that only we can enter.
-pub(super) fn private_dir(d: &std::path::Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
-    match std::fs::DirBuilder::new().mode(0o700).create(d) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let m = std::fs::symlink_metadata(d)?;
-            let (uid, _) = crate::wire::own_ids();
-            if m.is_dir() && m.uid() == uid && m.permissions().mode() & 0o077 == 0 {
-                Ok(())
-            } else {
-                Err(e)
-            }
-        }
-        Err(e) => Err(e),
-    }
-}
-
 /// The number of the last segment written in this process (generations name the files).
 pub(super) static SEGMENT_GEN: AtomicU64 = AtomicU64::new(0);
 
@@ -310,7 +291,7 @@ impl Shared {
             // One per server: several servers of one process each have their own store.
             let n = DIRS.fetch_add(1, Ordering::Relaxed);
             let d = tmp.join(format!("{}.ds21.{n}", segment_dir_name(std::process::id())));
-            if let Err(e) = private_dir(&d) {
+            if let Err(e) = crate::rendezvous::private_dir(&d) {
                 trace!("server: no ds21 directory {}: {e}", d.display());
                 st.share.ds21_off = true;
                 return None;
@@ -403,7 +384,7 @@ impl Shared {
         let tmp = std::path::PathBuf::from(self.cfg.tmpdir.to_string());
         remove_stale_segment_dirs(&tmp, crate::wire::own_ids().0);
         let d = tmp.join(segment_dir_name(std::process::id()));
-        if let Err(e) = private_dir(&d) {
+        if let Err(e) = crate::rendezvous::private_dir(&d) {
             trace!("server: no segment directory {}: {e}", d.display());
             return None;
         }
