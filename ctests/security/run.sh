@@ -11,7 +11,9 @@
 #             command runs, rank 1 lives, rank 0 never reads nobody's text). Then the same
 #             calls from root's tool must work.
 #   planted   root's pmixrun in a shared TMPDIR where nobody made its session directory's name
-#             first (a directory, a link): pmixrun must leave it alone and still run the job.
+#             first (a directory, a link): pmixrun must leave it alone and still run the job;
+#             and a link nobody planted at the temporary name of the system server's
+#             rendezvous file must not lead root's pmixrun to overwrite the file it names.
 #   allow     pmixrun --allow-user nobody: nobody's tool is served, and still cannot look up
 #             data published with PMIX_ACCESS_USERIDS naming root only (root can).
 #   host      ctests/security/shost.c, a host on the public server API, on our library: it
@@ -205,6 +207,33 @@ planted() {  # KIND: dir or link
 }
 planted dir
 planted link
+
+# The system server's rendezvous file (pmixrun --system-server) in a shared directory without
+# the sticky bit (where the kernel's protected_symlinks does not apply): nobody links the
+# temporary name a writer would use (pmix.sys.tmp<pid>, as ours used) to a file of root's.
+# Root's file must stay as it was, and the rendezvous file must be written.
+mkdir "$work/open"; chmod 777 "$work/open"
+echo precious > "$work/root/victim"
+mkfifo "$work/open/go"; chmod 666 "$work/open/go"
+TMPDIR=$work/open PMIX_SYSTEM_TMPDIR=$work/open LD_LIBRARY_PATH=$ours \
+  sh -c 'echo $$ > "$1"; read x < "$2"; shift 2; exec "$@"' sh "$work/root/pid.sys" "$work/open/go" \
+  "$STAGE/bin/pmixrun" --system-server -n 1 --timeout 60 sleep 1 > "$work/root/sys.out" 2>&1 &
+p=$!; started+=("$p")
+if wait_for "$work/root/pid.sys"; then
+  spid=$(cat "$work/root/pid.sys")
+  for n in "pmix.sys.tmp$spid" "pmix.sys.$(hostname).tmp$spid"; do
+    as_other ln -s "$work/root/victim" "$work/open/$n"
+  done
+  echo go > "$work/open/go"
+  for _ in $(seq 100); do [ -e "$work/open/pmix.sys.$(hostname)" ] && break; sleep 0.05; done
+  check "planted rendezvous link: root's file untouched ($(head -c 40 "$work/root/victim" | tr '\n' ' '))" \
+    test "$(cat "$work/root/victim")" = precious
+  check "planted rendezvous link: the system server's rendezvous file was written" \
+    grep -q "^$spid\$" "$work/open/pmix.sys.$(hostname)"
+  wait "$p"
+else
+  bad "planted rendezvous link: no pid"
+fi
 
 # ---- pmixrun --allow-user -----------------------------------------------------------------
 rm -f "$work/root/uri"

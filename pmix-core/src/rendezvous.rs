@@ -111,20 +111,39 @@ pub fn render(
 }
 
 /// Writes `path` atomically, readable by its owner only; creates the directory (0755) if
-/// needed.
+/// needed. The text goes to a new file of an unpredictable name beside `path` (never one
+/// that exists: in a shared directory another user may have put a link there, to a file of
+/// ours we would otherwise overwrite), which is then renamed to `path`.
 pub fn write(path: &Path, text: &str) -> Result<()> {
+    use std::hash::{BuildHasher, Hasher};
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|_| Error::BadParam)?;
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)
-        .map_err(|_| Error::BadParam)?;
-    f.write_all(text.as_bytes()).map_err(|_| Error::BadParam)?;
+    let mut opened = None;
+    for _ in 0..16 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let tmp = path.with_extension(format!("tmp{}.{:016x}", std::process::id(), h.finish()));
+        // create_new: O_CREAT | O_EXCL, which also refuses a symbolic link of that name.
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&tmp)
+        {
+            Ok(f) => {
+                opened = Some((f, tmp));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(_) => return Err(Error::BadParam),
+        }
+    }
+    let (mut f, tmp) = opened.ok_or(Error::BadParam)?;
+    if f.write_all(text.as_bytes()).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::BadParam);
+    }
     drop(f);
     std::fs::rename(&tmp, path).map_err(|_| {
         let _ = std::fs::remove_file(&tmp);
@@ -361,6 +380,38 @@ mod tests {
         assert_eq!((uri.rank, uri.unix.as_deref()), (0, Some("pmix-rs.7.ab")));
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(read(&p).unwrap_err(), Error::NotFound);
+    }
+
+    #[test]
+    fn a_link_planted_where_the_file_is_written_is_not_followed() {
+        let dir = std::env::temp_dir().join(format!("pmix-rndz-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        let p = dir.join("pmix.sys.h");
+        // The names a writer with a predictable temporary name would use.
+        for tmp in [
+            p.with_extension(format!("tmp{}", std::process::id())),
+            dir.join(format!("pmix.sys.h.tmp{}", std::process::id())),
+        ] {
+            std::os::unix::fs::symlink(&victim, tmp).unwrap();
+        }
+        write(
+            &p,
+            &render("srv.0;tcp4://127.0.0.1:5", "4.2.2", 77, 1, 2, None),
+        )
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(read(&p).unwrap().pid, Some(77));
+        // No temporary file is left beside it.
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
