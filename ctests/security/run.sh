@@ -13,7 +13,9 @@
 #   planted   root's pmixrun in a shared TMPDIR where nobody made its session directory's name
 #             first (a directory, a link): pmixrun must leave it alone and still run the job;
 #             and a link nobody planted at the temporary name of the system server's
-#             rendezvous file must not lead root's pmixrun to overwrite the file it names.
+#             rendezvous file must not lead root's pmixrun to overwrite the file it names;
+#             nor may rendezvous files nobody planted (pmix.sys.<host>, pmix.<host>.tool.<pid
+#             of root's>) lead root's tools to nobody's listener.
 #   allow     pmixrun --allow-user nobody: nobody's tool is served, and still cannot look up
 #             data published with PMIX_ACCESS_USERIDS naming root only (root can).
 #   host      ctests/security/shost.c, a host on the public server API, on our library: it
@@ -234,6 +236,47 @@ if wait_for "$work/root/pid.sys"; then
 else
   bad "planted rendezvous link: no pid"
 fi
+
+# ---- rendezvous files another user planted for root's tools --------------------------------
+# In a shared system tmpdir (1777), nobody runs a TCP listener of its own and writes
+# rendezvous files that point to it: pmix.sys.<host> (the system server), and
+# pmix.<host>.tool.<pid> for a process of root's. Root's tool asking for the system server,
+# or for the server of that pid, must not believe them: init fails and nothing connects to
+# nobody's listener. (OpenPMIx's tools read any such file.)
+mkdir "$work/sys"; chmod 1777 "$work/sys"
+as_other python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1])); __import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+s.settimeout(30)
+try:
+    c, _ = s.accept(); open(sys.argv[2], "w").write("connected\n")
+except OSError:
+    pass
+' "$work/other/bait.port" "$work/other/bait.hit" &
+bait=$!; started+=("$bait")
+sleep 30 & rootproc=$!; started+=("$rootproc")
+if wait_for "$work/other/bait.port"; then
+  port=$(cat "$work/other/bait.port"); h=$(hostname)
+  text="bait.0;tcp4://127.0.0.1:$port
+4.2.2
+PID
+65534:65534
+$(date)
+"
+  as_other sh -c "printf '%s\n' \"\$1\" > \"\$2\"" sh "${text/PID/$bait}" "$work/sys/pmix.sys.$h"
+  as_other sh -c "printf '%s\n' \"\$1\" > \"\$2\"" sh "${text/PID/$rootproc}" "$work/sys/pmix.$h.tool.$rootproc"
+  as_root env PMIX_SYSTEM_TMPDIR="$work/sys" timeout 20 "$work/bin/stool" system none > "$work/bait.sys" 2>&1
+  as_root env PMIX_SYSTEM_TMPDIR="$work/sys" timeout 20 "$work/bin/stool" "pid:$rootproc" none > "$work/bait.pid" 2>&1
+  sleep 0.3
+  check "planted pmix.sys: root's tool did not take $OTHER's file ($(head -1 "$work/bait.sys"))" refused_init "$work/bait.sys"
+  check "planted pmix.<host>.tool.<root's pid>: root's tool did not take $OTHER's file ($(head -1 "$work/bait.pid"))" \
+    refused_init "$work/bait.pid"
+  check "planted rendezvous files: nothing connected to $OTHER's listener" test ! -e "$work/other/bait.hit"
+else
+  bad "planted rendezvous files: $OTHER's listener did not start"
+fi
+kill "$bait" "$rootproc" 2>/dev/null
 
 # ---- pmixrun --allow-user -----------------------------------------------------------------
 rm -f "$work/root/uri"

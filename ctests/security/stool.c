@@ -2,7 +2,8 @@
  * so that it runs on our library and on the reference.
  *
  * As a tool: connects to the server named by URI (PMIX_SERVER_URI: "tcp4://..." or
- * "file:<rendezvous file>") and makes one request, printing one line per step:
+ * "file:<rendezvous file>"; "system": PMIX_CONNECT_TO_SYSTEM; "pid:N": PMIX_SERVER_PIDINFO N)
+ * and makes one request, printing one line per step:
  *   init STATUS                  PMIx_tool_init
  *   ACTION STATUS [detail]       the request (after a failed init too: it must fail)
  * usage: stool URI none
@@ -16,6 +17,7 @@
  * PMIx_Finalize. */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +67,15 @@ int main(int argc, char **argv)
         return 2;
     }
     act = argv[2];
-    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_URI, argv[1], PMIX_STRING);
+    if (0 == strcmp(argv[1], "system")) {
+        bool yes = true;
+        PMIX_INFO_LOAD(&info[0], PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    } else if (0 == strncmp(argv[1], "pid:", 4)) {
+        pid_t pid = (pid_t) atoi(argv[1] + 4);
+        PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    } else {
+        PMIX_INFO_LOAD(&info[0], PMIX_SERVER_URI, argv[1], PMIX_STRING);
+    }
     rc = PMIx_tool_init(&me, info, 1);
     printf("init %s\n", PMIx_Error_string(rc));
     fflush(stdout);

@@ -53,6 +53,20 @@ pub fn search(dir: &Path, prefix: &str) -> Vec<(PathBuf, rendezvous::Rendezvous)
         .collect()
 }
 
+/// Whether `path` is a regular file (not a link) whose owner passes `ok`.
+fn made_by(path: &Path, ok: impl Fn(u32) -> bool) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && ok(m.uid()))
+}
+
+/// The uid that runs process `pid`, if it runs.
+fn process_owner(pid: u32) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/{pid}"))
+        .ok()
+        .map(|m| m.uid())
+}
+
 fn from_file(path: &Path) -> Result<ServerUri> {
     let r = rendezvous::read(path)?;
     if r.pid.is_some_and(|p| !alive(p)) {
@@ -91,29 +105,58 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
         return Ok(Some((from_file(Path::new(&f))?, kind)));
     }
     let sysdir = system_tmpdir(info);
-    // 3. The system server.
+    // 3. The system server. **Difference:** its file is believed only when root or this
+    // user made it (the reference reads any: in a shared /tmp another user could plant one
+    // and receive the tool's connection and requests).
     let to_system = flag(info, PMIX_CONNECT_TO_SYSTEM);
     if to_system || flag(info, PMIX_CONNECT_SYSTEM_FIRST) {
-        match from_file(&sysdir.join(format!("pmix.sys.{host}"))) {
+        let f = sysdir.join(format!("pmix.sys.{host}"));
+        let res = if made_by(&f, |u| u == 0 || u == crate::wire::own_ids().0) {
+            from_file(&f)
+        } else {
+            Err(Error::NotFound)
+        };
+        match res {
             Ok(u) => return Ok(Some((u, kind))),
             Err(e) if to_system => return Err(e),
             Err(_) => {}
         }
     }
-    // 4, 5. A server named by pid or namespace.
-    let named = find(info, PMIX_SERVER_PIDINFO)
+    // 4, 5. A server named by pid or namespace. **Difference:** by pid, a file is believed
+    // only when it names that pid and was made by root, by this user or by the user who runs
+    // that process (another user cannot stand in for a server they do not run).
+    let pid = find(info, PMIX_SERVER_PIDINFO)
         .and_then(Value::as_u64)
+        .and_then(|p| u32::try_from(p).ok());
+    let named = pid
         .map(|p| p.to_string())
         .or_else(|| text(info, PMIX_SERVER_NSPACE));
     if let Some(n) = named {
         let name = format!("pmix.{host}.tool.{n}");
+        let believed = |path: &Path, r: &rendezvous::Rendezvous| match pid {
+            Some(p) => {
+                let runner = process_owner(p);
+                r.pid == Some(p)
+                    && made_by(path, |u| {
+                        u == 0 || u == crate::wire::own_ids().0 || Some(u) == runner
+                    })
+            }
+            None => true,
+        };
         // Where servers write it, at the top of the system tmpdir; only then the search
         // below it, which reads every directory there (a session's can be large).
-        if let Ok(uri) = from_file(&sysdir.join(&name)) {
+        let top = sysdir.join(&name);
+        if let Ok(r) = rendezvous::read(&top)
+            && believed(&top, &r)
+            && let Ok(uri) = from_file(&top)
+        {
             return Ok(Some((uri, kind)));
         }
         let found = search(&sysdir, &name);
-        let (_, r) = found.into_iter().next().ok_or(Error::NotFound)?;
+        let (_, r) = found
+            .into_iter()
+            .find(|(path, r)| believed(path, r))
+            .ok_or(Error::NotFound)?;
         return Ok(Some((r.server_uri()?, kind)));
     }
     // 6. Started by a server: its URI and our identity are in the environment.
