@@ -46,6 +46,38 @@ pub fn private_dir(d: &std::path::Path) -> std::io::Result<()> {
     }
 }
 
+/// Creates something under a fresh name that others cannot predict: `name` turns a random
+/// number into a path, `create` makes it and must fail with `AlreadyExists` rather than take
+/// over what is there (`O_EXCL`, `mkdir`). In a shared directory another user may have put
+/// anything at a predictable name (a link to a file of ours, a directory of theirs).
+pub fn create_fresh<T>(
+    name: impl Fn(u64) -> PathBuf,
+    create: impl Fn(&Path) -> std::io::Result<T>,
+) -> std::io::Result<(T, PathBuf)> {
+    use std::hash::{BuildHasher, Hasher};
+    let mut last = std::io::Error::from(std::io::ErrorKind::AlreadyExists);
+    for _ in 0..16 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let p = name(h.finish());
+        match create(&p) {
+            Ok(t) => return Ok((t, p)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+/// Whether `path` is a regular file (not a link) made by root, by this process's user, or by
+/// `other`: who may be believed about a server found by looking in a shared directory.
+pub fn made_by_root_self_or(path: &Path, other: Option<u32>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let me = crate::wire::own_ids().0;
+    std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.is_file() && (m.uid() == 0 || m.uid() == me || Some(m.uid()) == other))
+}
+
 /// The system tmpdir: `PMIX_SYSTEM_TMPDIR` in `info`, else in the environment, else
 /// `$TMPDIR`, `$TEMP`, `$TMP`, `/tmp` (where tools and singletons look for system servers).
 pub fn system_tmpdir(info: &[crate::values::Info]) -> PathBuf {
@@ -115,31 +147,21 @@ pub fn render(
 /// that exists: in a shared directory another user may have put a link there, to a file of
 /// ours we would otherwise overwrite), which is then renamed to `path`.
 pub fn write(path: &Path, text: &str) -> Result<()> {
-    use std::hash::{BuildHasher, Hasher};
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|_| Error::BadParam)?;
     }
-    let mut opened = None;
-    for _ in 0..16 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u32(std::process::id());
-        let tmp = path.with_extension(format!("tmp{}.{:016x}", std::process::id(), h.finish()));
-        // create_new: O_CREAT | O_EXCL, which also refuses a symbolic link of that name.
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)
-        {
-            Ok(f) => {
-                opened = Some((f, tmp));
-                break;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(_) => return Err(Error::BadParam),
-        }
-    }
-    let (mut f, tmp) = opened.ok_or(Error::BadParam)?;
+    // create_new: O_CREAT | O_EXCL, which also refuses a symbolic link of that name.
+    let (mut f, tmp) = create_fresh(
+        |r| path.with_extension(format!("tmp{}.{r:016x}", std::process::id())),
+        |p| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(p)
+        },
+    )
+    .map_err(|_| Error::BadParam)?;
     if f.write_all(text.as_bytes()).is_err() {
         let _ = std::fs::remove_file(&tmp);
         return Err(Error::BadParam);

@@ -53,12 +53,6 @@ pub fn search(dir: &Path, prefix: &str) -> Vec<(PathBuf, rendezvous::Rendezvous)
         .collect()
 }
 
-/// Whether `path` is a regular file (not a link) whose owner passes `ok`.
-fn made_by(path: &Path, ok: impl Fn(u32) -> bool) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && ok(m.uid()))
-}
-
 /// The uid that runs process `pid`, if it runs.
 fn process_owner(pid: u32) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
@@ -68,7 +62,11 @@ fn process_owner(pid: u32) -> Option<u32> {
 }
 
 fn from_file(path: &Path) -> Result<ServerUri> {
-    let r = rendezvous::read(path)?;
+    uri_of(&rendezvous::read(path)?)
+}
+
+/// The URI a rendezvous file gives, unless its server is dead.
+fn uri_of(r: &rendezvous::Rendezvous) -> Result<ServerUri> {
     if r.pid.is_some_and(|p| !alive(p)) {
         // A file left behind by a server that died.
         return Err(Error::Unreach);
@@ -111,7 +109,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     let to_system = flag(info, PMIX_CONNECT_TO_SYSTEM);
     if to_system || flag(info, PMIX_CONNECT_SYSTEM_FIRST) {
         let f = sysdir.join(format!("pmix.sys.{host}"));
-        let res = if made_by(&f, |u| u == 0 || u == crate::wire::own_ids().0) {
+        let res = if rendezvous::made_by_root_self_or(&f, None) {
             from_file(&f)
         } else {
             Err(Error::NotFound)
@@ -134,13 +132,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
     if let Some(n) = named {
         let name = format!("pmix.{host}.tool.{n}");
         let believed = |path: &Path, r: &rendezvous::Rendezvous| match pid {
-            Some(p) => {
-                let runner = process_owner(p);
-                r.pid == Some(p)
-                    && made_by(path, |u| {
-                        u == 0 || u == crate::wire::own_ids().0 || Some(u) == runner
-                    })
-            }
+            Some(p) => r.pid == Some(p) && rendezvous::made_by_root_self_or(path, process_owner(p)),
             None => true,
         };
         // Where servers write it, at the top of the system tmpdir; only then the search
@@ -148,7 +140,7 @@ pub fn locate(info: &[Info], host: &str) -> Result<Option<(ServerUri, PeerKind)>
         let top = sysdir.join(&name);
         if let Ok(r) = rendezvous::read(&top)
             && believed(&top, &r)
-            && let Ok(uri) = from_file(&top)
+            && let Ok(uri) = uri_of(&r)
         {
             return Ok(Some((uri, kind)));
         }

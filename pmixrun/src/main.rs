@@ -147,16 +147,12 @@ fn pmixrun() -> i32 {
     status
 }
 
-/// Removes the session directories (`pmixrun.<uid>.<pid>` in `tmp`) that an earlier pmixrun
-/// of this user left behind when it was killed: owned by `uid`, and whose pid is dead.
-/// Nothing else is touched.
 /// The session directory (the server's tmpdir: rendezvous files, segments, each job's and
 /// process's directory): `TMPDIR/pmixrun.<uid>.<pid>`, made owner-only. In a shared TMPDIR
 /// another user may have made that name first (a directory of theirs, or a link), to have
 /// our files where they can read or replace them: such a path is left alone and a name with
 /// an unpredictable suffix is made beside it.
 fn make_session_dir(tmp: &std::path::Path, uid: u32, pid: u32) -> std::io::Result<PathBuf> {
-    use std::hash::{BuildHasher, Hasher};
     use std::os::unix::fs::DirBuilderExt;
     std::fs::create_dir_all(tmp)?;
     let base = format!("pmixrun.{uid}.{pid}");
@@ -165,21 +161,17 @@ fn make_session_dir(tmp: &std::path::Path, uid: u32, pid: u32) -> std::io::Resul
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
         r => return r.map(|()| first),
     }
-    let mut last = None;
-    for _ in 0..16 {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u32(pid);
-        let d = tmp.join(format!("{base}.{:016x}", h.finish()));
-        // A fresh name only: nothing that exists is taken over.
-        match std::fs::DirBuilder::new().mode(0o700).create(&d) {
-            Ok(()) => return Ok(d),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| std::io::ErrorKind::AlreadyExists.into()))
+    // A fresh name only: nothing that exists is taken over.
+    pmix_core::rendezvous::create_fresh(
+        |r| tmp.join(format!("{base}.{r:016x}")),
+        |d| std::fs::DirBuilder::new().mode(0o700).create(d),
+    )
+    .map(|((), d)| d)
 }
 
+/// Removes the session directories (`pmixrun.<uid>.<pid>` in `tmp`) that an earlier pmixrun
+/// of this user left behind when it was killed: owned by `uid`, and whose pid is dead.
+/// Nothing else is touched.
 fn remove_stale_session_dirs(tmp: &std::path::Path, uid: u32) {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(tmp) else {

@@ -194,12 +194,9 @@ const SYSTEM_SERVER_WAIT: Duration = Duration::from_secs(5);
 /// reference reads any file there, so in a shared `/tmp` another user could plant one and
 /// receive what the singleton puts).
 fn system_server(me: &Proc) -> Option<(Stream, Proc)> {
-    use std::os::unix::fs::MetadataExt;
     let dir = crate::rendezvous::system_tmpdir(&[]);
     let path = dir.join(format!("pmix.sys.{}", crate::net::local_hostname()));
-    let meta = std::fs::symlink_metadata(&path).ok()?;
-    let uid = crate::wire::own_ids().0;
-    if !meta.is_file() || (meta.uid() != 0 && meta.uid() != uid) {
+    if !crate::rendezvous::made_by_root_self_or(&path, None) {
         return None;
     }
     let found = crate::rendezvous::read(&path).ok()?;
