@@ -24,13 +24,14 @@
 //!   rank's keys an extension slot (empty key, `size_t` offset of more data, 0: none).
 //!   Offsets are global: file index times `NS_DATA_SEG_SIZE` plus the offset in the file.
 //!
-//! What we write differs from the reference's in when, not in what: a namespace's files
-//! are written once, completely, when the host sets up its first client
-//! (`PMIx_server_setup_fork`; the reference writes them when the first client asks for its
-//! job data), and never changed afterwards; so the server never takes the locks (no client
-//! of the namespace runs yet while they are written), and a store that cannot be written is
-//! not offered (its clients use "hash"). Committed modex data is not written here: those
-//! clients ask the server for it, as "hash" clients do.
+//! What we write differs from the reference's in when, not in what: a namespace's job data
+//! is written once, completely, when the host sets up its first client
+//! (`PMIx_server_setup_fork`; the reference writes it when the first client asks for its
+//! job data), before any client of it can read (so without the locks), and a store that
+//! cannot be written is not offered (its clients use "hash"). Committed data is appended
+//! as each fence completes ([`Store::append`]; the reference appends at each commit and
+//! fence): new bytes past the used end first, then, under every client's lock (robust
+//! mutexes, taken for a bounded time), the links, counts and invalid marks.
 //!
 //! The files are created in a directory only the server's user can enter; a client of
 //! another user cannot open them, fails its ds21 initialization and uses "hash".
@@ -40,6 +41,7 @@ use std::fs::File;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
+use super::segment::SharedMutexes;
 use crate::codec::BufferType;
 use crate::values::{Kval, PStr};
 use crate::wire::msg::Pack;
@@ -63,6 +65,8 @@ const NS_INFO_LEN: usize = 288;
 const META_ELEM_LEN: usize = 24;
 /// The extension-slot flag of an entry's length (`ESH_REGION_EXTENSION_FLG`).
 const EXT_FLAG: u64 = 1 << 63;
+/// The invalidated flag of an entry's length (`ESH_REGION_INVALIDATED_FLG`).
+const INVALID_FLAG: u64 = 1 << 62;
 /// The largest entry length (`ESH_REGION_SIZE_MASK`).
 const SIZE_MASK: u64 = (1 << 62) - 1;
 /// `sizeof(segment_hdr_t)` of the lock file.
@@ -166,6 +170,191 @@ fn rank_block(mode: BufferType, kvals: &[Kval]) -> (Vec<u8>, u64) {
     (out, count)
 }
 
+/// What [`Store::append`] does to one rank's chain.
+struct Plan {
+    index: usize,
+    rank: u64,
+    /// The new entries and their extension slot, at a global offset; `None` when only
+    /// earlier entries are marked invalid.
+    block: Option<(usize, Vec<u8>)>,
+    /// The rank had no data (no meta element yet).
+    new_rank: bool,
+    /// Global offsets of entries to mark invalid.
+    invalid: Vec<u64>,
+    /// The chain's count of valid keys afterwards.
+    count: u64,
+    /// The keys added: global offset of each entry and the hash of its packed value.
+    keys: Vec<(PStr, u64, u64)>,
+}
+
+/// A hash of a packed value, to tell a value given again from a changed one.
+fn value_hash(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+/// The plans of [`Store::append`]: which keys of each rank are new or changed, and where
+/// their entries go (after the last data file's used bytes, or in new files).
+fn plan(live: &Live, sizes: Sizes, ranks: &[(u32, Vec<Kval>)]) -> Result<Vec<Plan>> {
+    let (mut file, mut used) = (live.file, live.used);
+    let mut plans = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (rank, kvals) in ranks {
+        // A rank given twice: the first values only (each plan starts from the chain as
+        // it is before this append).
+        if *rank > pmix_sys::PMIX_RANK_VALID || !seen.insert(*rank) {
+            continue;
+        }
+        let index = *rank as usize + 1;
+        let tail = live.tails.get(&index);
+        let (mut bytes, mut invalid, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+        for kv in kvals {
+            let mut p = Pack::new(live.mode);
+            p.one(pmix_sys::PMIX_VALUE, kv.value.clone());
+            let packed = p.into_bytes();
+            let hash = value_hash(&packed);
+            let old = tail.and_then(|t| t.keys.get(&kv.key));
+            if old.is_some_and(|&(_, h)| h == hash) {
+                continue;
+            }
+            let at = bytes.len();
+            if put_entry(&mut bytes, kv.key.as_bytes(), &packed, 0).is_none() {
+                continue; // a key the format cannot hold: clients ask the server
+            }
+            invalid.extend(old.map(|&(o, _)| o));
+            keys.push((kv.key.clone(), at as u64, hash));
+        }
+        if keys.is_empty() {
+            continue;
+        }
+        let _ = put_entry(&mut bytes, b"", &0u64.to_ne_bytes(), EXT_FLAG);
+        if bytes.len() + WORD > sizes.data {
+            continue; // larger than a data file: clients ask the server
+        }
+        if used + bytes.len() > sizes.data {
+            file += 1;
+            used = WORD;
+            if file >= MAX_FILES {
+                return Err(Error::NoMem);
+            }
+        }
+        let at = file * sizes.data + used;
+        used += bytes.len();
+        for k in &mut keys {
+            k.1 += at as u64;
+        }
+        let before = tail.map_or(0, |t| t.count);
+        plans.push(Plan {
+            index,
+            rank: u64::from(*rank),
+            block: Some((at, bytes)),
+            new_rank: tail.is_none_or(|t| t.slot == 0),
+            count: before - invalid.len() as u64 + keys.len() as u64,
+            invalid,
+            keys,
+        });
+    }
+    Ok(plans)
+}
+
+/// Under the namespace's locks: marks the changed keys' old entries invalid, links each
+/// new block from its rank's chain (or a new meta element), sets the counts, the data
+/// files' used lengths and the namespace's file counts in its initial entry.
+fn link(
+    live: &mut Live,
+    sizes: Sizes,
+    plans: &[Plan],
+    initial: &[Initial],
+    (fi, ei): (usize, usize),
+) -> Result<()> {
+    let max_meta = sizes.max_meta();
+    let data_at = |at: u64| (at as usize / sizes.data, at % sizes.data as u64);
+    let mut used: HashMap<usize, u64> = HashMap::new();
+    for p in plans {
+        for &o in &p.invalid {
+            let (f, off) = data_at(o);
+            let mut w = [0u8; WORD];
+            live.datas[f].read_exact_at(&mut w, off).map_err(io_error)?;
+            let len = u64::from_ne_bytes(w) | INVALID_FLAG;
+            live.datas[f]
+                .write_all_at(&len.to_ne_bytes(), off)
+                .map_err(io_error)?;
+        }
+        let (mf, moff) = (
+            p.index / max_meta,
+            (WORD + p.index % max_meta * META_ELEM_LEN) as u64,
+        );
+        let meta = &live.metas[mf];
+        if let Some((at, bytes)) = &p.block {
+            if p.new_rank {
+                let mut e = [0u8; META_ELEM_LEN];
+                e[0..8].copy_from_slice(&p.rank.to_ne_bytes());
+                e[8..16].copy_from_slice(&(*at as u64).to_ne_bytes());
+                e[16..24].copy_from_slice(&p.count.to_ne_bytes());
+                meta.write_all_at(&e, moff).map_err(io_error)?;
+            } else {
+                let (f, off) = data_at(live.tails[&p.index].slot);
+                live.datas[f]
+                    .write_all_at(&(*at as u64).to_ne_bytes(), off)
+                    .map_err(io_error)?;
+            }
+            let end = (at % sizes.data + bytes.len()) as u64;
+            let e = used.entry(at / sizes.data).or_default();
+            *e = (*e).max(end);
+        }
+        if !p.new_rank {
+            meta.write_all_at(&p.count.to_ne_bytes(), moff + 16)
+                .map_err(io_error)?;
+        }
+    }
+    for (f, end) in used {
+        live.datas[f]
+            .write_all_at(&end.to_ne_bytes(), 0)
+            .map_err(io_error)?;
+    }
+    let told = (live.metas.len(), live.datas.len());
+    if told != live.told {
+        let at = (2 * WORD + ei * NS_INFO_LEN + NS_NAME_LEN + 2 * WORD) as u64;
+        let mut counts = [0u8; 2 * WORD];
+        counts[..WORD].copy_from_slice(&(told.0 as u64).to_ne_bytes());
+        counts[WORD..].copy_from_slice(&(told.1 as u64).to_ne_bytes());
+        initial
+            .get(fi)
+            .ok_or(Error::NotFound)?
+            .file
+            .write_all_at(&counts, at)
+            .map_err(io_error)?;
+        live.told = told;
+    }
+    Ok(())
+}
+
+/// Allocates `len` bytes at `at` of `f` (without changing its size), so that a later write
+/// there, under the clients' locks, cannot fail for want of space.
+fn allocate(f: &File, at: usize, len: usize) -> Result<()> {
+    rustix::fs::fallocate(
+        f,
+        rustix::fs::FallocateFlags::KEEP_SIZE,
+        at as u64,
+        len as u64,
+    )
+    .map_err(|_| Error::Status(pmix_sys::PMIX_ERR_OUT_OF_RESOURCE))
+}
+
+/// The file `<prefix><nspace>[-<index>]` in `dir`.
+fn ns_path(dir: &Path, prefix: &str, nspace: &PStr, index: Option<usize>) -> PathBuf {
+    let mut name = std::ffi::OsString::from(prefix);
+    name.push(std::ffi::OsStr::new(
+        &String::from_utf8_lossy(nspace.as_bytes()).into_owned(),
+    ));
+    if let Some(i) = index {
+        name.push(format!("-{i}"));
+    }
+    dir.join(name)
+}
+
 /// A namespace name that can be part of a file name here.
 fn valid_name(nspace: &PStr) -> bool {
     let b = nspace.as_bytes();
@@ -193,11 +382,12 @@ fn create(path: &Path, writable: bool) -> Result<File> {
 }
 
 /// Writes `bytes` at the start of the new file `path`, then makes it `len` bytes long
-/// (the rest a hole, which reads as zeros).
-fn write_file(path: &Path, bytes: &[u8], len: usize) -> Result<()> {
+/// (the rest a hole, which reads as zeros); the file stays open for writing.
+fn write_file(path: &Path, bytes: &[u8], len: usize) -> Result<File> {
     let f = create(path, false)?;
     f.write_all_at(bytes, 0).map_err(io_error)?;
-    f.set_len(len as u64).map_err(io_error)
+    f.set_len(len as u64).map_err(io_error)?;
+    Ok(f)
 }
 
 /// One initial file: open for writing, with the namespace of each entry (`None`: free).
@@ -213,12 +403,50 @@ struct Initial {
 struct Ns {
     /// The lock file, made when the namespace's first client was set up.
     lock: Option<PathBuf>,
+    /// Its mutexes, mapped (taken to change what clients may be reading).
+    mutexes: Option<SharedMutexes>,
     /// The meta and data files, once written.
     files: Vec<PathBuf>,
     /// Its entry in the initial files (file, index), once written.
     slot: Option<(usize, usize)>,
     /// Written (or tried and failed: not tried again).
     done: bool,
+    /// What appending committed data needs, once the job data is written.
+    live: Option<Live>,
+}
+
+/// A written namespace's files, open, and where each rank's chain of keys ends.
+#[derive(Debug)]
+struct Live {
+    mode: BufferType,
+    metas: Vec<File>,
+    datas: Vec<File>,
+    /// The data file appended to last, and the bytes used in it.
+    file: usize,
+    used: usize,
+    /// The meta and data files named in the namespace's initial entry (files made past
+    /// them are not yet seen by clients).
+    told: (usize, usize),
+    /// By meta index (rank + 1; 0 the wildcard rank).
+    tails: HashMap<usize, Tail>,
+    /// A client of the namespace reads the store (it declared "ds21"): committed data is
+    /// worth appending.
+    read: bool,
+    /// The caller's mark of what was appended last ([`Store::appended_mark`]).
+    mark: u64,
+}
+
+/// One rank's chain of keys as the store last left it.
+#[derive(Debug, Default)]
+struct Tail {
+    /// The global offset of the value of the chain's last (empty) extension slot; 0 while
+    /// the rank has no data.
+    slot: u64,
+    /// Valid keys in the chain (its meta element's count).
+    count: u64,
+    /// The keys appended after the job data: each entry's global offset and a hash of its
+    /// packed value.
+    keys: HashMap<PStr, (u64, u64)>,
 }
 
 /// One server's store: its directory and what it wrote there.
@@ -281,26 +509,24 @@ impl Store {
             self.add_initial()?;
         }
         let path = self.path("smlockseg-", nspace, None);
-        if let Err(e) = self.write_lock_file(&path, nlocks.max(1) as usize) {
-            let _ = std::fs::remove_file(&path);
-            return Err(e);
-        }
-        self.ns.entry(nspace.clone()).or_default().lock = Some(path);
+        let mutexes = match self.write_lock_file(&path, nlocks.max(1) as usize) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        };
+        let ns = self.ns.entry(nspace.clone()).or_default();
+        ns.lock = Some(path);
+        ns.mutexes = Some(mutexes);
         Ok(())
     }
 
     fn path(&self, prefix: &str, nspace: &PStr, index: Option<usize>) -> PathBuf {
-        let mut name = std::ffi::OsString::from(prefix);
-        name.push(std::ffi::OsStr::new(
-            &String::from_utf8_lossy(nspace.as_bytes()).into_owned(),
-        ));
-        if let Some(i) = index {
-            name.push(format!("-{i}"));
-        }
-        self.dir.join(name)
+        ns_path(&self.dir, prefix, nspace, index)
     }
 
-    fn write_lock_file(&self, path: &Path, n: usize) -> Result<()> {
+    fn write_lock_file(&self, path: &Path, n: usize) -> Result<SharedMutexes> {
         let hdr = (LOCK_HDR_LEN + 4 * n) / MUTEX_ALIGN * MUTEX_ALIGN + MUTEX_ALIGN;
         let page = rustix::param::page_size();
         let size = (hdr + 2 * n * MUTEX_ALIGN) / page * page + page;
@@ -312,7 +538,7 @@ impl Store {
         let f = create(path, true)?;
         f.write_all_at(&b, 0).map_err(io_error)?;
         let at: Vec<usize> = (0..2 * n).map(|i| hdr + i * MUTEX_ALIGN).collect();
-        super::segment::init_shared_mutexes(&f, size, &at)
+        SharedMutexes::init(&f, size, &at)
     }
 
     /// Adds an initial file (all zeros) after the last one.
@@ -357,31 +583,53 @@ impl Store {
             }
             _ => return Err(Error::NotFound),
         }
-        let (metas, datas) = self.build(mode, wildcard, ranks)?;
-        let mut files = Vec::new();
-        let res = self.write_files(nspace, &metas, &datas, &mut files);
-        let res = res.and_then(|()| self.publish(nspace, metas.len(), datas.len()));
+        let (metas, datas, tails) = self.build(mode, wildcard, ranks)?;
+        let mut paths = Vec::new();
+        let files = self.write_files(nspace, &metas, &datas, &mut paths);
+        let res = files.and_then(|f| {
+            self.publish(nspace, metas.len(), datas.len())
+                .map(|slot| (f, slot))
+        });
         let ns = self.ns.entry(nspace.clone()).or_default();
-        ns.files = files;
-        if res.is_err() {
-            for f in ns.files.drain(..) {
-                let _ = std::fs::remove_file(f);
+        ns.files = paths;
+        match res {
+            Ok(((metas_f, datas_f), slot)) => {
+                ns.slot = Some(slot);
+                ns.live = Some(Live {
+                    mode,
+                    told: (metas_f.len(), datas_f.len()),
+                    metas: metas_f,
+                    file: datas.len() - 1,
+                    used: datas.last().map_or(WORD, Vec::len),
+                    datas: datas_f,
+                    tails,
+                    read: false,
+                    mark: 0,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                for f in ns.files.drain(..) {
+                    let _ = std::fs::remove_file(f);
+                }
+                Err(e)
             }
         }
-        res.map(|slot| ns.slot = Some(slot))
     }
 
-    /// The meta files' and data files' contents (each up to its last byte written).
+    /// The meta files' and data files' contents (each up to its last byte written), and
+    /// where each rank's chain ends.
     #[allow(clippy::type_complexity)]
     fn build(
         &self,
         mode: BufferType,
         wildcard: &[Kval],
         ranks: impl Iterator<Item = (u32, Vec<Kval>)>,
-    ) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>)> {
+    ) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>, HashMap<usize, Tail>)> {
         let (max_meta, data_size) = (self.sizes.max_meta(), self.sizes.data);
         let mut metas: Vec<Vec<u8>> = Vec::new();
         let mut datas: Vec<Vec<u8>> = vec![vec![0u8; WORD]];
+        let mut tails = HashMap::new();
         let mut put = |index: usize, rank: u64, kvals: &[Kval]| -> Result<()> {
             let (block, count) = rank_block(mode, kvals);
             if count == 0 || block.len() + WORD > data_size {
@@ -413,6 +661,15 @@ impl Store {
             meta[at..at + 8].copy_from_slice(&rank.to_ne_bytes());
             meta[at + 8..at + 16].copy_from_slice(&offset.to_ne_bytes());
             meta[at + 16..at + 24].copy_from_slice(&count.to_ne_bytes());
+            let slot = offset + (block.len() - WORD) as u64;
+            tails.insert(
+                index,
+                Tail {
+                    slot,
+                    count,
+                    keys: HashMap::new(),
+                },
+            );
             Ok(())
         };
         put(0, WILDCARD, wildcard)?;
@@ -426,27 +683,153 @@ impl Store {
             let used = d.len() as u64;
             d[0..8].copy_from_slice(&used.to_ne_bytes());
         }
-        Ok((metas, datas))
+        Ok((metas, datas, tails))
     }
 
+    #[allow(clippy::type_complexity)]
     fn write_files(
         &self,
         nspace: &PStr,
         metas: &[Vec<u8>],
         datas: &[Vec<u8>],
-        files: &mut Vec<PathBuf>,
-    ) -> Result<()> {
+        paths: &mut Vec<PathBuf>,
+    ) -> Result<(Vec<File>, Vec<File>)> {
+        let mut files = (Vec::new(), Vec::new());
         for (i, m) in metas.iter().enumerate() {
             let p = self.path("smseg-", nspace, Some(i));
-            files.push(p.clone());
-            write_file(&p, m, self.sizes.meta)?;
+            paths.push(p.clone());
+            files.0.push(write_file(&p, m, self.sizes.meta)?);
         }
         for (i, d) in datas.iter().enumerate() {
             let p = self.path("smdataseg-", nspace, Some(i));
-            files.push(p.clone());
-            write_file(&p, d, self.sizes.data)?;
+            paths.push(p.clone());
+            files.1.push(write_file(&p, d, self.sizes.data)?);
         }
-        Ok(())
+        Ok(files)
+    }
+
+    /// Notes that a client of `nspace` reads the store (it declared "ds21").
+    pub(crate) fn note_reader(&mut self, nspace: &PStr) {
+        if let Some(l) = self.ns.get_mut(nspace).and_then(|n| n.live.as_mut()) {
+            l.read = true;
+        }
+    }
+
+    /// The mark given with the last successful [`Store::append`] to `nspace` (0 before
+    /// any), when `nspace` is written and a client reads it; else `None` (nothing is worth
+    /// appending).
+    pub(crate) fn appended_mark(&self, nspace: &PStr) -> Option<u64> {
+        let l = self.ns.get(nspace)?.live.as_ref()?;
+        l.read.then_some(l.mark)
+    }
+
+    /// Sets the mark [`Store::appended_mark`] gives back.
+    pub(crate) fn set_appended_mark(&mut self, nspace: &PStr, mark: u64) {
+        if let Some(l) = self.ns.get_mut(nspace).and_then(|n| n.live.as_mut()) {
+            l.mark = mark;
+        }
+    }
+
+    /// Appends committed data to ranks' chains in `nspace`'s written store, as the
+    /// reference's server does at commit and fence (`pmix_sm_store`): for each `(rank,
+    /// values)` (a rank given twice: its first values), the keys whose packed value is new or changed go at the end of the data
+    /// (a new data file when the last is full), linked from the rank's last extension slot
+    /// (or a new meta element); a changed key's earlier entry is marked invalid.
+    ///
+    /// The new bytes are written where no reader looks; then every client lock of the
+    /// namespace is taken, as the reference's writer does (all the "signalling" mutexes,
+    /// then all the main ones), for at most `wait`, and the links, counts, invalid marks and
+    /// file counts are written under them. `Ok(false)` when the locks were not had in time:
+    /// nothing a client can see changed (the same values may be given again later).
+    ///
+    /// # Errors
+    /// `NotFound` for a namespace not written; the file errors of [`Store::prepare`];
+    /// `NoMem` past `MAX_FILES` files. Nothing a client can see changed, except on a write
+    /// to an already allocated page failing under the locks (not seen).
+    pub(crate) fn append(
+        &mut self,
+        nspace: &PStr,
+        ranks: &[(u32, Vec<Kval>)],
+        wait: std::time::Duration,
+    ) -> Result<bool> {
+        let Store {
+            dir,
+            sizes,
+            initial,
+            ns,
+        } = self;
+        let sizes = *sizes;
+        let ns = ns.get_mut(nspace).ok_or(Error::NotFound)?;
+        let (Some(live), Some(mutexes), Some(slot)) =
+            (ns.live.as_mut(), ns.mutexes.as_ref(), ns.slot)
+        else {
+            return Err(Error::NotFound);
+        };
+        let plans = plan(live, sizes, ranks)?;
+        if plans.is_empty() {
+            return Ok(true);
+        }
+        // New files first (named to nobody until the initial entry counts them), then the
+        // data where no chain leads yet, and room for the meta elements of new ranks.
+        let max_meta = sizes.max_meta();
+        let last_data = plans
+            .iter()
+            .filter_map(|p| p.block.as_ref())
+            .map(|b| b.0 / sizes.data);
+        let need_data = last_data.max().map_or(0, |f| f + 1);
+        let need_meta = plans
+            .iter()
+            .filter(|p| p.new_rank)
+            .map(|p| p.index / max_meta + 1)
+            .max()
+            .unwrap_or(0);
+        let mut made = Vec::new();
+        for (files, need, prefix, size) in [
+            (&mut live.datas, need_data, "smdataseg-", sizes.data),
+            (&mut live.metas, need_meta, "smseg-", sizes.meta),
+        ] {
+            while files.len() < need {
+                let p = ns_path(dir, prefix, nspace, Some(files.len()));
+                files.push(write_file(&p, &0u64.to_ne_bytes(), size)?);
+                made.push(p);
+            }
+        }
+        ns.files.extend(made);
+        for p in &plans {
+            if let Some((at, bytes)) = &p.block {
+                let (f, off) = (at / sizes.data, at % sizes.data);
+                live.datas[f]
+                    .write_all_at(bytes, off as u64)
+                    .map_err(io_error)?;
+            }
+            if p.new_rank {
+                let (f, off) = (
+                    p.index / max_meta,
+                    WORD + p.index % max_meta * META_ELEM_LEN,
+                );
+                allocate(&live.metas[f], off, META_ELEM_LEN)?;
+            }
+        }
+        let n = mutexes.len() / 2;
+        let order = (0..n).map(|i| 2 * i).chain((0..n).map(|i| 2 * i + 1));
+        let Some(held) = mutexes.lock_all(order, wait) else {
+            return Ok(false);
+        };
+        let res = link(live, sizes, &plans, initial, slot);
+        drop(held);
+        res?;
+        for p in plans {
+            let tail = live.tails.entry(p.index).or_default();
+            tail.count = p.count;
+            if let Some((at, bytes)) = &p.block {
+                tail.slot = (at + bytes.len() - WORD) as u64;
+                (live.file, live.used) = (at / sizes.data, at % sizes.data + bytes.len());
+            }
+            for (key, at, hash) in p.keys {
+                tail.keys.insert(key, (at, hash));
+            }
+        }
+        Ok(true)
     }
 
     /// Names `nspace`'s files in a free entry of the initial files (a new file when all are

@@ -36,6 +36,8 @@ pub struct ModexStore {
     seq: u64,
     /// The modex segments, by namespace.
     segments: HashMap<PStr, ModexWriter>,
+    /// Changes of any process's data (COMMITs and data from other nodes), numbered.
+    changes: u64,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -52,6 +54,8 @@ struct ProcModex {
     commits: u64,
     /// Its local values are in its blob in the namespace's modex segment (`Vals::Seg`).
     in_segment: bool,
+    /// The store-wide number of the latest change of its data ([`ModexStore::changed_since`]).
+    changed: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -330,6 +334,8 @@ impl ModexStore {
             e.restore(w, proc.rank);
         }
         e.committed_here = true;
+        self.changes += 1;
+        e.changed = self.changes;
         for (scope, kvals) in parts {
             self.seq += 1;
             e.commits = self.seq;
@@ -425,6 +431,25 @@ impl ModexStore {
         }
     }
 
+    /// The number of the latest change of any process's data (see
+    /// [`ModexStore::changed_since`]).
+    pub(crate) fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// The processes of `nspace` whose data changed after change number `since`, each with
+    /// the values a local requester sees of it (as [`ModexStore::kvals`] with `local`).
+    pub(crate) fn changed_since(&self, nspace: &PStr, since: u64) -> Vec<(u32, Vec<Kval>)> {
+        let mut out: Vec<(u32, Vec<Kval>)> = self
+            .procs
+            .iter()
+            .filter(|(p, e)| p.nspace == *nspace && e.changed > since)
+            .filter_map(|(p, _)| Some((p.rank, self.kvals(p, true)?)))
+            .collect();
+        out.sort_unstable_by_key(|x| x.0);
+        out
+    }
+
     /// Whether the process committed anything (or its data arrived from another node).
     pub fn has(&self, proc: &Proc) -> bool {
         self.procs.contains_key(proc)
@@ -509,6 +534,8 @@ impl ModexStore {
             if let Some(w) = &segment {
                 e.restore(w, proc.rank);
             }
+            self.changes += 1;
+            e.changed = self.changes;
             for kv in kvals {
                 e.set(kv.key, false, true, kv.value, 0);
             }

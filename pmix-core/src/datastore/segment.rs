@@ -1147,48 +1147,198 @@ pub(crate) fn modex_blob<'a>(kvals: impl IntoIterator<Item = (&'a PStr, &'a Valu
     b
 }
 
-/// Initializes, in place in the file `f` (at least `len` bytes, allocated), a process-shared
-/// `pthread_mutex_t` at each offset of `at` (each a multiple of 8 with room for one mutex):
-/// the locks of OpenPMIx's shared-memory store (`super::ds21`), which reference clients
-/// take and release in the file's pages.
+/// Process-shared, robust `pthread_mutex_t`s in a file's pages: the locks of OpenPMIx's
+/// shared-memory store (`super::ds21`), which reference clients take and release in the
+/// file's pages, kept mapped so that the server can take them too.
 ///
-/// # Errors
-/// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be mapped; `BadParam`
-/// for an offset out of range or misaligned; `Error::Status(PMIX_ERR_INIT)` when the C
-/// library refuses the attribute or a mutex.
-pub(crate) fn init_shared_mutexes(f: &File, len: usize, at: &[usize]) -> Result<()> {
-    let size = std::mem::size_of::<libc::pthread_mutex_t>();
-    if at
-        .iter()
-        .any(|&o| o % 8 != 0 || o.checked_add(size).is_none_or(|e| e > len))
-    {
-        return Err(Error::BadParam);
+/// Robust: a client that died holding one of its own leaves it to the server (the only
+/// other process that takes it), which gets `EOWNERDEAD`, marks it consistent and goes on.
+/// The server never waits past a deadline: a live client holding its lock makes a write
+/// wait or give up, never hang.
+pub(crate) struct SharedMutexes {
+    map: Mapping,
+    at: Vec<usize>,
+}
+
+impl std::fmt::Debug for SharedMutexes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SharedMutexes({})", self.at.len())
     }
-    let map = Mapping::new(f, len, true)?;
-    let init_failed = Error::Status(pmix_sys::PMIX_ERR_INIT);
-    // SAFETY: `attr` is a local the C library initializes before any other use and
-    // destroys at the end; each mutex lies within the live writable mapping (offsets
-    // checked above, 8-aligned in a page-aligned mapping, which `pthread_mutex_t` needs),
-    // no Rust reference to those bytes exists, and no other process uses them yet (the
-    // file is not named to anyone before this returns).
-    unsafe {
-        let mut attr: libc::pthread_mutexattr_t = std::mem::zeroed();
-        if libc::pthread_mutexattr_init(&mut attr) != 0 {
-            return Err(init_failed);
+}
+
+impl SharedMutexes {
+    /// Initializes, in place in the file `f` (at least `len` bytes, allocated), a
+    /// process-shared robust mutex at each offset of `at` (each a multiple of 8 with room
+    /// for one mutex), and keeps the file mapped.
+    ///
+    /// # Errors
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be mapped;
+    /// `BadParam` for an offset out of range or misaligned; `Error::Status(PMIX_ERR_INIT)`
+    /// when the C library refuses the attribute or a mutex.
+    pub(crate) fn init(f: &File, len: usize, at: &[usize]) -> Result<SharedMutexes> {
+        let size = std::mem::size_of::<libc::pthread_mutex_t>();
+        if at
+            .iter()
+            .any(|&o| o % 8 != 0 || o.checked_add(size).is_none_or(|e| e > len))
+        {
+            return Err(Error::BadParam);
         }
-        let mut ok =
-            libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED) == 0;
-        for &o in at {
-            if !ok {
-                break;
+        let map = Mapping::new(f, len, true)?;
+        let init_failed = Error::Status(pmix_sys::PMIX_ERR_INIT);
+        // SAFETY: `attr` is a local the C library initializes before any other use and
+        // destroys at the end; each mutex lies within the live writable mapping (offsets
+        // checked above, 8-aligned in a page-aligned mapping, which `pthread_mutex_t`
+        // needs), no Rust reference to those bytes exists, and no other process uses them
+        // yet (the file is not named to anyone before this returns).
+        unsafe {
+            let mut attr: libc::pthread_mutexattr_t = std::mem::zeroed();
+            if libc::pthread_mutexattr_init(&mut attr) != 0 {
+                return Err(init_failed);
             }
-            let m = map.ptr.as_ptr().add(o).cast::<libc::pthread_mutex_t>();
-            ok = libc::pthread_mutex_init(m, &attr) == 0;
+            let mut ok =
+                libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED) == 0
+                    && libc::pthread_mutexattr_setrobust(&mut attr, libc::PTHREAD_MUTEX_ROBUST)
+                        == 0;
+            for &o in at {
+                if !ok {
+                    break;
+                }
+                let m = map.ptr.as_ptr().add(o).cast::<libc::pthread_mutex_t>();
+                ok = libc::pthread_mutex_init(m, &attr) == 0;
+            }
+            libc::pthread_mutexattr_destroy(&mut attr);
+            if !ok {
+                return Err(init_failed);
+            }
         }
-        libc::pthread_mutexattr_destroy(&mut attr);
-        if !ok {
-            return Err(init_failed);
+        Ok(SharedMutexes {
+            map,
+            at: at.to_vec(),
+        })
+    }
+
+    /// How many mutexes there are.
+    pub(crate) fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    fn mutex(&self, i: usize) -> *mut libc::pthread_mutex_t {
+        // SAFETY: `at[i]` was checked at `init` to leave room for a mutex in the mapping.
+        unsafe { self.map.ptr.as_ptr().add(self.at[i]).cast() }
+    }
+
+    /// Takes the mutexes numbered `order`, in that order, each by `deadline` (of
+    /// `CLOCK_REALTIME`, as `pthread_mutex_timedlock` wants). A mutex whose owner died is
+    /// taken and made consistent. `None` (every mutex taken so far released again) when one
+    /// is not had by then or cannot be had at all; else a guard that releases them all.
+    pub(crate) fn lock_all(
+        &self,
+        order: impl IntoIterator<Item = usize>,
+        wait: std::time::Duration,
+    ) -> Option<MutexesHeld<'_>> {
+        let mut now: libc::timespec = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid timespec to fill.
+        unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
+        let nanos = now.tv_nsec + i64::from(wait.subsec_nanos());
+        let secs = i64::try_from(wait.as_secs()).unwrap_or(i64::MAX / 2);
+        let deadline = libc::timespec {
+            tv_sec: now.tv_sec.saturating_add(secs + nanos / 1_000_000_000),
+            tv_nsec: nanos % 1_000_000_000,
+        };
+        let mut held = MutexesHeld {
+            of: self,
+            taken: Vec::new(),
+        };
+        for i in order {
+            if i >= self.at.len() {
+                return None;
+            }
+            let m = self.mutex(i);
+            // SAFETY: `m` is an initialized process-shared mutex in our live mapping.
+            let rc = unsafe { libc::pthread_mutex_timedlock(m, &deadline) };
+            let ok = match rc {
+                0 => true,
+                // SAFETY: as above; we own it now, in an inconsistent state.
+                libc::EOWNERDEAD => unsafe {
+                    libc::pthread_mutex_consistent(m) == 0 || {
+                        libc::pthread_mutex_unlock(m);
+                        false
+                    }
+                },
+                _ => false,
+            };
+            if !ok {
+                return None; // `held` releases what was taken
+            }
+            held.taken.push(i);
+        }
+        Some(held)
+    }
+}
+
+/// Mutexes of a [`SharedMutexes`] held by this thread; released (in reverse order) on drop.
+pub(crate) struct MutexesHeld<'a> {
+    of: &'a SharedMutexes,
+    taken: Vec<usize>,
+}
+
+impl Drop for MutexesHeld<'_> {
+    fn drop(&mut self) {
+        for &i in self.taken.iter().rev() {
+            // SAFETY: this thread took mutex `i` in `lock_all` and has not released it.
+            unsafe { libc::pthread_mutex_unlock(self.of.mutex(i)) };
         }
     }
-    Ok(())
+}
+
+/// The ds21 lock file's mutexes mapped as a reference client maps them, taken as it takes
+/// them (tests of the writer's side).
+#[cfg(test)]
+pub(crate) struct ClientLocks {
+    map: Mapping,
+    hdr: usize,
+}
+
+#[cfg(test)]
+impl ClientLocks {
+    pub(crate) fn map(path: &std::path::Path) -> ClientLocks {
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
+        let len = f.metadata().unwrap().len() as usize;
+        let map = Mapping::new(&f, len, true).unwrap();
+        let hdr = map
+            .atomic(24)
+            .unwrap()
+            .load(std::sync::atomic::Ordering::Relaxed) as usize;
+        ClientLocks { map, hdr }
+    }
+
+    fn mutex(&self, i: usize) -> *mut libc::pthread_mutex_t {
+        assert!(self.hdr + (i + 1) * 64 <= self.map.len);
+        // SAFETY: within the mapping (checked).
+        unsafe { self.map.ptr.as_ptr().add(self.hdr + i * 64).cast() }
+    }
+
+    /// `pmix_ds21_lock_rd_get`: the signalling mutex, the main one, the signalling one
+    /// released.
+    pub(crate) fn read_lock(&self, idx: usize) {
+        // SAFETY: initialized process-shared mutexes in the live mapping.
+        unsafe {
+            assert_eq!(libc::pthread_mutex_lock(self.mutex(2 * idx)), 0);
+            assert_eq!(libc::pthread_mutex_lock(self.mutex(2 * idx + 1)), 0);
+            assert_eq!(libc::pthread_mutex_unlock(self.mutex(2 * idx)), 0);
+        }
+    }
+
+    /// `pmix_ds21_lock_rd_rel`.
+    pub(crate) fn read_unlock(&self, idx: usize) {
+        // SAFETY: as above, held by this thread.
+        unsafe { assert_eq!(libc::pthread_mutex_unlock(self.mutex(2 * idx + 1)), 0) };
+    }
 }

@@ -2270,8 +2270,8 @@ fn our_fence_blob_round_trips_across_nodes() {
 
 /// Reads a ds21 store as a reference 4.2 client does (`_dstore_fetch` of OpenPMIx v4.2.2,
 /// direct index mode): the namespace's entry in the chain of initial files, the rank's meta
-/// element, then its keys up to its count, following extension slots. `None` when the
-/// namespace or the rank has no data.
+/// element, then its keys up to its count, following extension slots and skipping
+/// invalidated entries. `None` when the namespace or the rank has no data.
 fn ds21_read(
     dir: &std::path::Path,
     sizes: ds21::Sizes,
@@ -2332,7 +2332,13 @@ fn ds21_read(
             );
             continue;
         }
+        let invalid = len & (1 << 62) != 0;
         let len = (len & ((1 << 62) - 1)) as usize;
+        if invalid {
+            // a key given again with another value: skipped, not counted
+            p += len;
+            continue;
+        }
         let key_end = p + 16 + d[p + 16..].iter().position(|&c| c == 0).unwrap();
         let key = d[p + 16..key_end].to_vec();
         assert_eq!(word(d, p + 8), ds21::key_hash(&key));
@@ -2552,6 +2558,192 @@ fn ds21_store_spreads_over_files_and_reuses_entries() {
     for bad in ["", ".", "..", "a/b"] {
         assert_eq!(store.prepare(&PStr::from(bad), 1), Err(Error::BadParam));
     }
+    store.remove_all();
+    assert!(!dir.0.exists());
+}
+
+fn modex(pairs: &[(&str, &str)]) -> Vec<Kval> {
+    pairs
+        .iter()
+        .map(|(k, v)| Kval {
+            key: PStr::from(*k),
+            value: s(v),
+        })
+        .collect()
+}
+
+#[test]
+fn ds21_appended_modex_is_what_a_reference_client_reads() {
+    let dir = TestDir::new("ds21-append");
+    let rec = rich_record();
+    let ns = PStr::from("ns");
+    let mut store = ds21::Store::new(dir.0.clone(), ds21_sizes());
+    let wait = std::time::Duration::from_millis(50);
+    store.prepare(&ns, 4).unwrap();
+    assert_eq!(
+        store.append(&ns, &[], wait),
+        Err(Error::NotFound),
+        "not written"
+    );
+    store
+        .write(
+            &ns,
+            BufferType::NonDesc,
+            &rec.store_wildcard(),
+            rec.rank_lists(),
+        )
+        .unwrap();
+    assert_eq!(store.appended_mark(&ns), None, "no client reads it yet");
+    store.note_reader(&ns);
+    assert_eq!(store.appended_mark(&ns), Some(0));
+    let job = |r: u32| -> Vec<(Vec<u8>, Value)> {
+        rec.rank_info(r)
+            .into_iter()
+            .map(|kv| (kv.key.as_bytes().to_vec(), kv.value))
+            .collect()
+    };
+    let with = |r: u32, pairs: &[(&str, &str)]| {
+        let mut v = job(r);
+        v.extend(pairs.iter().map(|(k, x)| (k.as_bytes().to_vec(), s(x))));
+        v
+    };
+    // ranks 0..4 have job data; rank 6 has none (a new meta element)
+    let first: Vec<(u32, Vec<Kval>)> = [0, 1, 2, 3, 6]
+        .iter()
+        .map(|&r| {
+            (
+                r,
+                modex(&[("m.a", &format!("a{r}")), ("m.b", &format!("b{r}"))]),
+            )
+        })
+        .collect();
+    assert_eq!(store.append(&ns, &first, wait), Ok(true));
+    store.set_appended_mark(&ns, 7);
+    assert_eq!(store.appended_mark(&ns), Some(7));
+    for r in 0..4 {
+        let got = ds21_read(&dir.0, ds21_sizes(), "ns", r).unwrap();
+        assert_eq!(
+            got,
+            with(r, &[("m.a", &format!("a{r}")), ("m.b", &format!("b{r}"))])
+        );
+    }
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 6).unwrap(),
+        [(b"m.a".to_vec(), s("a6")), (b"m.b".to_vec(), s("b6"))]
+    );
+    assert_eq!(ds21_read(&dir.0, ds21_sizes(), "ns", 5), None);
+    // given again: an unchanged value stays, a changed one is invalidated and appended
+    let again = vec![(1, modex(&[("m.a", "a1"), ("m.b", "B1"), ("m.c", "c1")]))];
+    assert_eq!(store.append(&ns, &again, wait), Ok(true));
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 1).unwrap(),
+        with(1, &[("m.a", "a1"), ("m.b", "B1"), ("m.c", "c1")])
+    );
+    // nothing new: nothing changes
+    assert_eq!(store.append(&ns, &again, wait), Ok(true));
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 1).unwrap(),
+        with(1, &[("m.a", "a1"), ("m.b", "B1"), ("m.c", "c1")])
+    );
+
+    // a client inside a read (holding its main mutex): the writer gives up in time and
+    // nothing a client sees changes
+    let locks = std::sync::Arc::new(super::segment::ClientLocks::map(
+        &dir.0.join("smlockseg-ns"),
+    ));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+    let l = locks.clone();
+    let reader = std::thread::spawn(move || {
+        l.read_lock(2);
+        tx.send(()).unwrap();
+        go_rx.recv().unwrap();
+        l.read_unlock(2);
+    });
+    rx.recv().unwrap();
+    let busy = vec![(2, modex(&[("m.a", "changed")]))];
+    let t = std::time::Instant::now();
+    assert_eq!(store.append(&ns, &busy, wait), Ok(false));
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 2).unwrap(),
+        with(2, &[("m.a", "a2"), ("m.b", "b2")])
+    );
+    go_tx.send(()).unwrap();
+    reader.join().unwrap();
+    // once it is done, the same append goes through
+    assert_eq!(store.append(&ns, &busy, wait), Ok(true));
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 2).unwrap(),
+        with(2, &[("m.b", "b2"), ("m.a", "changed")])
+    );
+    // a client that died inside a read: its robust mutex is taken over
+    let l = locks.clone();
+    std::thread::spawn(move || l.read_lock(3)).join().unwrap();
+    let after = vec![(3, modex(&[("m.d", "d3")]))];
+    assert_eq!(store.append(&ns, &after, wait), Ok(true));
+    assert_eq!(
+        ds21_read(&dir.0, ds21_sizes(), "ns", 3).unwrap(),
+        with(3, &[("m.a", "a3"), ("m.b", "b3"), ("m.d", "d3")])
+    );
+    // and a client can take that lock again
+    locks.read_lock(3);
+    locks.read_unlock(3);
+    drop(locks);
+    store.remove_all();
+    assert!(!dir.0.exists());
+}
+
+#[test]
+fn ds21_appended_modex_spreads_over_new_files() {
+    let dir = TestDir::new("ds21-append-files");
+    let page = rustix::param::page_size();
+    let sizes = ds21::Sizes::from_env(|k| {
+        ["NS_META_SEG_SIZE", "NS_DATA_SEG_SIZE"]
+            .contains(&k)
+            .then(|| "1".to_string())
+    })
+    .unwrap();
+    let ns = PStr::from("ns");
+    let mut store = ds21::Store::new(dir.0.clone(), sizes);
+    store.prepare(&ns, 2).unwrap();
+    store
+        .write(
+            &ns,
+            BufferType::NonDesc,
+            &modex(&[("w", "x")]),
+            (0..2).map(|r| (r, modex(&[("j", "y")]))),
+        )
+        .unwrap();
+    store.note_reader(&ns);
+    let big = |r: u32, n: u32| "v".repeat(page / 3) + &format!("{r}.{n}");
+    // more than a data file's worth, and a rank past the first meta file
+    let far = (page / 24) as u32 + 3;
+    let wait = std::time::Duration::from_millis(50);
+    for n in 0..4 {
+        let ranks: Vec<(u32, Vec<Kval>)> = [0, 1, far]
+            .iter()
+            .map(|&r| (r, modex(&[(&format!("k{n}"), &big(r, n))])))
+            .collect();
+        assert_eq!(store.append(&ns, &ranks, wait), Ok(true));
+    }
+    assert!(dir.0.join("smdataseg-ns-3").exists());
+    assert!(dir.0.join("smseg-ns-1").exists());
+    for r in [0, 1, far] {
+        let got = ds21_read(&dir.0, sizes, "ns", r).unwrap();
+        let mut want: Vec<(Vec<u8>, Value)> = Vec::new();
+        if r < 2 {
+            want.push((b"j".to_vec(), s("y")));
+        }
+        for n in 0..4 {
+            want.push((format!("k{n}").into_bytes(), s(&big(r, n))));
+        }
+        assert_eq!(got, want, "rank {r}");
+    }
+    // a value larger than a data file is left out (clients ask the server)
+    let huge = vec![(0, modex(&[("h", &"z".repeat(page))]))];
+    assert_eq!(store.append(&ns, &huge, wait), Ok(true));
+    assert_eq!(ds21_read(&dir.0, sizes, "ns", 0).unwrap().len(), 5);
     store.remove_all();
     assert!(!dir.0.exists());
 }

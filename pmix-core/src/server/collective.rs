@@ -357,6 +357,10 @@ impl Shared {
                 }
                 Err(e) => e.status(),
             };
+            if status == PMIX_SUCCESS && kind == CollKind::Fence {
+                let nspaces: BTreeSet<&PStr> = procs_for_reply.iter().map(|p| &p.nspace).collect();
+                s.ds21_append_modex(nspaces);
+            }
             let forms = s.forms(arrived.iter().map(|a| a.0));
             for ((conn, tag, who), (mode, v5)) in arrived.iter().zip(forms) {
                 let mut p = Pack::new(mode);

@@ -323,6 +323,37 @@ impl Shared {
         }
     }
 
+    /// Appends to the ds21 store what the processes of `nspaces` committed here (and what
+    /// other nodes sent of them) since it was last appended, for the namespaces a reference
+    /// client reads it of: its Gets after a fence then find the data there instead of
+    /// asking (the reference's server stores committed data there at commit and at fence).
+    /// Called as a fence completes, before its replies go out. Clients whose locks are not
+    /// had within `DS21_WAIT` (one stopped inside a read) leave it for the next fence: until
+    /// then their Gets ask the server, as ever.
+    pub(super) fn ds21_append_modex<'a>(&self, nspaces: impl IntoIterator<Item = &'a PStr>) {
+        const DS21_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+        let mut st = self.state.lock();
+        let st = &mut *st;
+        let Some(store) = st.share.ds21.as_mut() else {
+            return;
+        };
+        let now = st.modex.changes();
+        for ns in nspaces {
+            let Some(mark) = store.appended_mark(ns).filter(|&m| m < now) else {
+                continue;
+            };
+            let changed = st.modex.changed_since(ns, mark);
+            match store.append(ns, &changed, DS21_WAIT) {
+                Ok(true) => store.set_appended_mark(ns, now),
+                Ok(false) => trace!("server: ds21 store of {ns} busy: modex not appended"),
+                Err(e) => {
+                    trace!("server: ds21 store of {ns}: modex not appended: {e}");
+                    store.set_appended_mark(ns, now);
+                }
+            }
+        }
+    }
+
     /// The REQ reply of a "ds21" peer of `nspace` in buffer type `mode`: the nspace and the
     /// realm arrays (the rest is in the store, written when its first client was set up);
     /// `None` when the namespace is not registered.
@@ -330,6 +361,9 @@ impl Shared {
         let mut st = self.state.lock();
         let st = &mut *st;
         let job = st.jobs.get(nspace)?;
+        if let Some(store) = st.share.ds21.as_mut() {
+            store.note_reader(nspace);
+        }
         let reply = st
             .share
             .ds21_replies
