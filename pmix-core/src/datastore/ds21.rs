@@ -434,6 +434,9 @@ struct Live {
     read: bool,
     /// The caller's mark of what was appended last ([`Store::appended_mark`]).
     mark: u64,
+    /// The last append did not have the locks in time: until one does, appends do not wait
+    /// (a client stopped inside a read costs one wait, not one per fence).
+    busy: bool,
 }
 
 /// One rank's chain of keys as the store last left it.
@@ -605,6 +608,7 @@ impl Store {
                     tails,
                     read: false,
                     mark: 0,
+                    busy: false,
                 });
                 Ok(())
             }
@@ -738,8 +742,9 @@ impl Store {
     ///
     /// The new bytes are written where no reader looks; then every client lock of the
     /// namespace is taken, as the reference's writer does (all the "signalling" mutexes,
-    /// then all the main ones), for at most `wait`, and the links, counts, invalid marks and
-    /// file counts are written under them. `Ok(false)` when the locks were not had in time:
+    /// then all the main ones), for at most `wait` (not at all after an append that did not
+    /// have them in time, until one does), and the links, counts, invalid marks and file
+    /// counts are written under them. `Ok(false)` when the locks were not had in time:
     /// nothing a client can see changed (the same values may be given again later).
     ///
     /// # Errors
@@ -812,9 +817,16 @@ impl Store {
         }
         let n = mutexes.len() / 2;
         let order = (0..n).map(|i| 2 * i).chain((0..n).map(|i| 2 * i + 1));
+        let wait = if live.busy {
+            std::time::Duration::ZERO
+        } else {
+            wait
+        };
         let Some(held) = mutexes.lock_all(order, wait) else {
+            live.busy = true;
             return Ok(false);
         };
+        live.busy = false;
         let res = link(live, sizes, &plans, initial, slot);
         drop(held);
         res?;

@@ -2664,6 +2664,11 @@ fn ds21_appended_modex_is_what_a_reference_client_reads() {
     let busy = vec![(2, modex(&[("m.a", "changed")]))];
     let t = std::time::Instant::now();
     assert_eq!(store.append(&ns, &busy, wait), Ok(false));
+    assert!(t.elapsed() >= wait && t.elapsed() < std::time::Duration::from_secs(5));
+    // the next append does not wait again while the client holds it
+    let long = std::time::Duration::from_secs(30);
+    let t = std::time::Instant::now();
+    assert_eq!(store.append(&ns, &busy, long), Ok(false));
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
     assert_eq!(
         ds21_read(&dir.0, ds21_sizes(), "ns", 2).unwrap(),
