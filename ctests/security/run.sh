@@ -105,6 +105,17 @@ unix=$(sed -n 's/^PMIX_RS_SERVER_UNIX=//p' "$rdv")
 rank1=$(pgrep -P "$prun" -f 'stool rank' | sort -n | tail -1)
 echo "pmixrun $prun, job $ns, uri $uri, unix socket ${unix:-none}"
 
+# The ds21 store (reference clients' job data and committed data; the server takes the
+# mutexes of its lock file): the other user can neither enter it nor open the lock file.
+ds21=$(find "$work/root" -type d -name 'pmix-rsshm.*.ds21.*' | head -1)
+lockf=$(find "${ds21:-/nonexistent}" -name 'smlockseg-*' 2>/dev/null | head -1)
+check "pmixrun: its ds21 store has a lock file (${lockf##*/})" test -n "$lockf"
+ds21_closed() {
+  ! as_other ls "$ds21" > /dev/null 2>&1 \
+    && ! as_other sh -c ': < "$1"' sh "$lockf" 2> /dev/null \
+    && ! as_other sh -c ': >> "$1"' sh "$lockf" 2> /dev/null
+}
+check "pmixrun: $OTHER can neither list its ds21 store nor open its lock file" ds21_closed
 as_other "$work/bin/stool" "$uri" none > "$work/o.tcp" 2>&1
 check "pmixrun: $OTHER's tool by TCP URI refused ($(head -1 "$work/o.tcp"))" refused_init "$work/o.tcp"
 as_other "$work/bin/stool" "file:$work/pub/rdv" none > "$work/o.unix" 2>&1
