@@ -2355,6 +2355,32 @@ fn ds21_sizes() -> ds21::Sizes {
     ds21::Sizes::from_env(|_| None).unwrap()
 }
 
+/// `rec`'s job data written to `store` as the namespace `ns`.
+fn write_record(store: &mut ds21::Store, ns: &PStr, rec: &JobRecord) {
+    store
+        .write(
+            ns,
+            BufferType::NonDesc,
+            &rec.store_wildcard(),
+            rec.rank_lists(),
+        )
+        .unwrap();
+}
+
+/// Rank `r`'s keys of `rec` as a reader of the store gets them.
+fn rank_pairs(rec: &JobRecord, r: u32) -> Vec<(Vec<u8>, Value)> {
+    rec.rank_info(r)
+        .into_iter()
+        .map(|kv| (kv.key.as_bytes().to_vec(), kv.value))
+        .collect()
+}
+
+/// The sizes with each file named in `names` one page long (the smallest a reference
+/// process takes), the others the default.
+fn one_page_sizes(names: &[&str]) -> ds21::Sizes {
+    ds21::Sizes::from_env(|k| names.contains(&k).then(|| "1".to_string())).unwrap()
+}
+
 #[test]
 fn ds21_sizes_follow_the_environment_as_reference_processes_read_it() {
     let d = ds21_sizes();
@@ -2426,23 +2452,11 @@ fn ds21_store_holds_what_a_reference_client_reads_for_each_rank() {
         "nothing before it is written"
     );
 
-    store
-        .write(
-            &ns,
-            BufferType::NonDesc,
-            &rec.store_wildcard(),
-            rec.rank_lists(),
-        )
-        .unwrap();
+    write_record(&mut store, &ns, &rec);
     assert!(store.written(&ns));
     for r in 0..4 {
         let got = ds21_read(&dir.0, ds21_sizes(), "ns", r).unwrap();
-        let want: Vec<(Vec<u8>, Value)> = rec
-            .rank_info(r)
-            .into_iter()
-            .map(|kv| (kv.key.as_bytes().to_vec(), kv.value))
-            .collect();
-        assert_eq!(got, want, "rank {r}");
+        assert_eq!(got, rank_pairs(&rec, r), "rank {r}");
         assert!(got.iter().any(|(k, _)| k == b"host.rank.key"));
     }
     let wild = ds21_read(&dir.0, ds21_sizes(), "ns", PMIX_RANK_WILDCARD).unwrap();
@@ -2500,12 +2514,7 @@ fn ds21_store_spreads_over_files_and_reuses_entries() {
     let dir = TestDir::new("ds21-files");
     let page = rustix::param::page_size();
     // one page per file: a few entries per initial file, ranks over several files
-    let sizes = ds21::Sizes::from_env(|k| {
-        ["INITIAL_SEG_SIZE", "NS_META_SEG_SIZE", "NS_DATA_SEG_SIZE"]
-            .contains(&k)
-            .then(|| "1".to_string())
-    })
-    .unwrap();
+    let sizes = one_page_sizes(&["INITIAL_SEG_SIZE", "NS_META_SEG_SIZE", "NS_DATA_SEG_SIZE"]);
     assert_eq!((sizes.initial, sizes.meta, sizes.data), (page, page, page));
     let per_initial = (page - 16) / 288;
     let mut store = ds21::Store::new(dir.0.clone(), sizes);
@@ -2585,25 +2594,12 @@ fn ds21_appended_modex_is_what_a_reference_client_reads() {
         Err(Error::NotFound),
         "not written"
     );
-    store
-        .write(
-            &ns,
-            BufferType::NonDesc,
-            &rec.store_wildcard(),
-            rec.rank_lists(),
-        )
-        .unwrap();
+    write_record(&mut store, &ns, &rec);
     assert_eq!(store.appended_mark(&ns), None, "no client reads it yet");
     store.note_reader(&ns);
     assert_eq!(store.appended_mark(&ns), Some(0));
-    let job = |r: u32| -> Vec<(Vec<u8>, Value)> {
-        rec.rank_info(r)
-            .into_iter()
-            .map(|kv| (kv.key.as_bytes().to_vec(), kv.value))
-            .collect()
-    };
     let with = |r: u32, pairs: &[(&str, &str)]| {
-        let mut v = job(r);
+        let mut v = rank_pairs(&rec, r);
         v.extend(pairs.iter().map(|(k, x)| (k.as_bytes().to_vec(), s(x))));
         v
     };
@@ -2703,12 +2699,7 @@ fn ds21_appended_modex_is_what_a_reference_client_reads() {
 fn ds21_appended_modex_spreads_over_new_files() {
     let dir = TestDir::new("ds21-append-files");
     let page = rustix::param::page_size();
-    let sizes = ds21::Sizes::from_env(|k| {
-        ["NS_META_SEG_SIZE", "NS_DATA_SEG_SIZE"]
-            .contains(&k)
-            .then(|| "1".to_string())
-    })
-    .unwrap();
+    let sizes = one_page_sizes(&["NS_META_SEG_SIZE", "NS_DATA_SEG_SIZE"]);
     let ns = PStr::from("ns");
     let mut store = ds21::Store::new(dir.0.clone(), sizes);
     store.prepare(&ns, 2).unwrap();
