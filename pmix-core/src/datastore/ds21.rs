@@ -120,6 +120,32 @@ impl Sizes {
     fn max_meta(&self) -> usize {
         self.meta.saturating_sub(WORD) / META_ELEM_LEN
     }
+
+    /// Where the meta element of meta index `index` (rank + 1; 0 the wildcard rank) is: its
+    /// meta file and its offset there.
+    fn meta_at(&self, index: usize) -> (usize, usize) {
+        let max = self.max_meta();
+        (index / max, WORD + index % max * META_ELEM_LEN)
+    }
+
+    /// Where the global data offset `at` is: its data file and its offset there.
+    fn data_at(&self, at: usize) -> (usize, usize) {
+        (at / self.data, at % self.data)
+    }
+}
+
+/// The byte offset of entry `i` of an initial file.
+fn entry_at(i: usize) -> u64 {
+    (2 * WORD + i * NS_INFO_LEN) as u64
+}
+
+/// A meta element: the rank, the global offset of its first entry, its count of keys.
+fn meta_elem(rank: u64, offset: u64, count: u64) -> [u8; META_ELEM_LEN] {
+    let mut e = [0u8; META_ELEM_LEN];
+    e[0..8].copy_from_slice(&rank.to_ne_bytes());
+    e[8..16].copy_from_slice(&offset.to_ne_bytes());
+    e[16..24].copy_from_slice(&count.to_ne_bytes());
+    e
 }
 
 /// C's `strtoul` on a decimal string, as far as the reference's use needs: leading blanks,
@@ -174,9 +200,9 @@ fn rank_block(mode: BufferType, kvals: &[Kval]) -> (Vec<u8>, u64) {
 struct Plan {
     index: usize,
     rank: u64,
-    /// The new entries and their extension slot, at a global offset; `None` when only
-    /// earlier entries are marked invalid.
-    block: Option<(usize, Vec<u8>)>,
+    /// The global offset of the new entries and their extension slot.
+    at: usize,
+    bytes: Vec<u8>,
     /// The rank had no data (no meta element yet).
     new_rank: bool,
     /// Global offsets of entries to mark invalid.
@@ -249,8 +275,9 @@ fn plan(live: &Live, sizes: Sizes, ranks: &[(u32, Vec<Kval>)]) -> Result<Vec<Pla
         plans.push(Plan {
             index,
             rank: u64::from(*rank),
-            block: Some((at, bytes)),
-            new_rank: tail.is_none_or(|t| t.slot == 0),
+            at,
+            bytes,
+            new_rank: tail.is_none(),
             count: before - invalid.len() as u64 + keys.len() as u64,
             invalid,
             keys,
@@ -269,45 +296,35 @@ fn link(
     initial: &[Initial],
     (fi, ei): (usize, usize),
 ) -> Result<()> {
-    let max_meta = sizes.max_meta();
-    let data_at = |at: u64| (at as usize / sizes.data, at % sizes.data as u64);
     let mut used: HashMap<usize, u64> = HashMap::new();
     for p in plans {
         for &o in &p.invalid {
-            let (f, off) = data_at(o);
+            let (f, off) = sizes.data_at(o as usize);
             let mut w = [0u8; WORD];
-            live.datas[f].read_exact_at(&mut w, off).map_err(io_error)?;
+            live.datas[f]
+                .read_exact_at(&mut w, off as u64)
+                .map_err(io_error)?;
             let len = u64::from_ne_bytes(w) | INVALID_FLAG;
             live.datas[f]
-                .write_all_at(&len.to_ne_bytes(), off)
+                .write_all_at(&len.to_ne_bytes(), off as u64)
                 .map_err(io_error)?;
         }
-        let (mf, moff) = (
-            p.index / max_meta,
-            (WORD + p.index % max_meta * META_ELEM_LEN) as u64,
-        );
+        let (mf, moff) = sizes.meta_at(p.index);
         let meta = &live.metas[mf];
-        if let Some((at, bytes)) = &p.block {
-            if p.new_rank {
-                let mut e = [0u8; META_ELEM_LEN];
-                e[0..8].copy_from_slice(&p.rank.to_ne_bytes());
-                e[8..16].copy_from_slice(&(*at as u64).to_ne_bytes());
-                e[16..24].copy_from_slice(&p.count.to_ne_bytes());
-                meta.write_all_at(&e, moff).map_err(io_error)?;
-            } else {
-                let (f, off) = data_at(live.tails[&p.index].slot);
-                live.datas[f]
-                    .write_all_at(&(*at as u64).to_ne_bytes(), off)
-                    .map_err(io_error)?;
-            }
-            let end = (at % sizes.data + bytes.len()) as u64;
-            let e = used.entry(at / sizes.data).or_default();
-            *e = (*e).max(end);
-        }
-        if !p.new_rank {
-            meta.write_all_at(&p.count.to_ne_bytes(), moff + 16)
+        if p.new_rank {
+            let e = meta_elem(p.rank, p.at as u64, p.count);
+            meta.write_all_at(&e, moff as u64).map_err(io_error)?;
+        } else {
+            let (f, off) = sizes.data_at(live.tails[&p.index].slot as usize);
+            live.datas[f]
+                .write_all_at(&(p.at as u64).to_ne_bytes(), off as u64)
+                .map_err(io_error)?;
+            meta.write_all_at(&p.count.to_ne_bytes(), (moff + 16) as u64)
                 .map_err(io_error)?;
         }
+        let (f, off) = sizes.data_at(p.at);
+        let e = used.entry(f).or_default();
+        *e = (*e).max((off + p.bytes.len()) as u64);
     }
     for (f, end) in used {
         live.datas[f]
@@ -316,7 +333,7 @@ fn link(
     }
     let told = (live.metas.len(), live.datas.len());
     if told != live.told {
-        let at = (2 * WORD + ei * NS_INFO_LEN + NS_NAME_LEN + 2 * WORD) as u64;
+        let at = entry_at(ei) + (NS_NAME_LEN + 2 * WORD) as u64;
         let mut counts = [0u8; 2 * WORD];
         counts[..WORD].copy_from_slice(&(told.0 as u64).to_ne_bytes());
         counts[WORD..].copy_from_slice(&(told.1 as u64).to_ne_bytes());
@@ -442,8 +459,7 @@ struct Live {
 /// One rank's chain of keys as the store last left it.
 #[derive(Debug, Default)]
 struct Tail {
-    /// The global offset of the value of the chain's last (empty) extension slot; 0 while
-    /// the rank has no data.
+    /// The global offset of the value of the chain's last (empty) extension slot.
     slot: u64,
     /// Valid keys in the chain (its meta element's count).
     count: u64,
@@ -630,7 +646,7 @@ impl Store {
         wildcard: &[Kval],
         ranks: impl Iterator<Item = (u32, Vec<Kval>)>,
     ) -> Result<(Vec<Vec<u8>>, Vec<Vec<u8>>, HashMap<usize, Tail>)> {
-        let (max_meta, data_size) = (self.sizes.max_meta(), self.sizes.data);
+        let data_size = self.sizes.data;
         let mut metas: Vec<Vec<u8>> = Vec::new();
         let mut datas: Vec<Vec<u8>> = vec![vec![0u8; WORD]];
         let mut tails = HashMap::new();
@@ -651,7 +667,7 @@ impl Store {
             let (file, cur) = (datas.len() - 1, datas.last_mut().ok_or(Error::NoMem)?);
             let offset = (file * data_size + cur.len()) as u64;
             cur.extend_from_slice(&block);
-            let (m, at) = (index / max_meta, WORD + index % max_meta * META_ELEM_LEN);
+            let (m, at) = self.sizes.meta_at(index);
             if m >= MAX_FILES {
                 return Err(Error::NoMem);
             }
@@ -662,9 +678,7 @@ impl Store {
             if meta.len() < at + META_ELEM_LEN {
                 meta.resize(at + META_ELEM_LEN, 0);
             }
-            meta[at..at + 8].copy_from_slice(&rank.to_ne_bytes());
-            meta[at + 8..at + 16].copy_from_slice(&offset.to_ne_bytes());
-            meta[at + 16..at + 24].copy_from_slice(&count.to_ne_bytes());
+            meta[at..at + META_ELEM_LEN].copy_from_slice(&meta_elem(rank, offset, count));
             let slot = offset + (block.len() - WORD) as u64;
             tails.insert(
                 index,
@@ -776,24 +790,18 @@ impl Store {
         }
         // New files first (named to nobody until the initial entry counts them), then the
         // data where no chain leads yet, and room for the meta elements of new ranks.
-        let max_meta = sizes.max_meta();
-        let last_data = plans
-            .iter()
-            .filter_map(|p| p.block.as_ref())
-            .map(|b| b.0 / sizes.data);
-        let need_data = last_data.max().map_or(0, |f| f + 1);
+        let need_data = plans.iter().map(|p| sizes.data_at(p.at).0 + 1).max();
         let need_meta = plans
             .iter()
             .filter(|p| p.new_rank)
-            .map(|p| p.index / max_meta + 1)
-            .max()
-            .unwrap_or(0);
+            .map(|p| sizes.meta_at(p.index).0 + 1)
+            .max();
         let mut made = Vec::new();
         for (files, need, prefix, size) in [
             (&mut live.datas, need_data, "smdataseg-", sizes.data),
             (&mut live.metas, need_meta, "smseg-", sizes.meta),
         ] {
-            while files.len() < need {
+            while files.len() < need.unwrap_or(0) {
                 let p = ns_path(dir, prefix, nspace, Some(files.len()));
                 files.push(write_file(&p, &0u64.to_ne_bytes(), size)?);
                 made.push(p);
@@ -801,17 +809,12 @@ impl Store {
         }
         ns.files.extend(made);
         for p in &plans {
-            if let Some((at, bytes)) = &p.block {
-                let (f, off) = (at / sizes.data, at % sizes.data);
-                live.datas[f]
-                    .write_all_at(bytes, off as u64)
-                    .map_err(io_error)?;
-            }
+            let (f, off) = sizes.data_at(p.at);
+            live.datas[f]
+                .write_all_at(&p.bytes, off as u64)
+                .map_err(io_error)?;
             if p.new_rank {
-                let (f, off) = (
-                    p.index / max_meta,
-                    WORD + p.index % max_meta * META_ELEM_LEN,
-                );
+                let (f, off) = sizes.meta_at(p.index);
                 allocate(&live.metas[f], off, META_ELEM_LEN)?;
             }
         }
@@ -833,10 +836,9 @@ impl Store {
         for p in plans {
             let tail = live.tails.entry(p.index).or_default();
             tail.count = p.count;
-            if let Some((at, bytes)) = &p.block {
-                tail.slot = (at + bytes.len() - WORD) as u64;
-                (live.file, live.used) = (at / sizes.data, at % sizes.data + bytes.len());
-            }
+            tail.slot = (p.at + p.bytes.len() - WORD) as u64;
+            let (f, off) = sizes.data_at(p.at);
+            (live.file, live.used) = (f, off + p.bytes.len());
             for (key, at, hash) in p.keys {
                 tail.keys.insert(key, (at, hash));
             }
@@ -865,7 +867,7 @@ impl Store {
         tail[24..32].copy_from_slice(&(ndata as u64).to_ne_bytes());
         let mut name = vec![0u8; NS_NAME_LEN];
         name[..nspace.len()].copy_from_slice(nspace.as_bytes());
-        let at = (2 * WORD + i * NS_INFO_LEN) as u64;
+        let at = entry_at(i);
         let init = &mut self.initial[f];
         init.file
             .write_all_at(&tail, at + NS_NAME_LEN as u64)
@@ -901,8 +903,7 @@ impl Store {
         }
         if let Some((f, i)) = ns.slot {
             if let Some(init) = self.initial.get_mut(f) {
-                let at = (2 * WORD + i * NS_INFO_LEN) as u64;
-                let _ = init.file.write_all_at(&[0u8; NS_NAME_LEN], at);
+                let _ = init.file.write_all_at(&[0u8; NS_NAME_LEN], entry_at(i));
                 if let Some(e) = init.entries.get_mut(i) {
                     *e = None;
                 }
