@@ -556,8 +556,7 @@ impl Store {
         b[24..32].copy_from_slice(&(hdr as u64).to_ne_bytes());
         let f = create(path, true)?;
         f.write_all_at(&b, 0).map_err(io_error)?;
-        let at: Vec<usize> = (0..2 * n).map(|i| hdr + i * MUTEX_ALIGN).collect();
-        SharedMutexes::init(&f, size, &at)
+        SharedMutexes::init(&f, size, hdr, MUTEX_ALIGN, 2 * n)
     }
 
     /// Adds an initial file (all zeros) after the last one.

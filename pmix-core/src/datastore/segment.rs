@@ -1157,37 +1157,71 @@ pub(crate) fn modex_blob<'a>(kvals: impl IntoIterator<Item = (&'a PStr, &'a Valu
 /// wait or give up, never hang.
 pub(crate) struct SharedMutexes {
     map: Mapping,
-    at: Vec<usize>,
+    /// The first mutex's offset, the distance between two, and how many there are.
+    first: usize,
+    stride: usize,
+    count: usize,
 }
 
 impl std::fmt::Debug for SharedMutexes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SharedMutexes({})", self.at.len())
+        write!(f, "SharedMutexes({})", self.count)
     }
 }
 
 impl SharedMutexes {
-    /// Initializes, in place in the file `f` (at least `len` bytes, allocated), a
-    /// process-shared robust mutex at each offset of `at` (each a multiple of 8 with room
-    /// for one mutex), and keeps the file mapped.
-    ///
-    /// # Errors
-    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be mapped;
-    /// `BadParam` for an offset out of range or misaligned; `Error::Status(PMIX_ERR_INIT)`
-    /// when the C library refuses the attribute or a mutex.
-    pub(crate) fn init(f: &File, len: usize, at: &[usize]) -> Result<SharedMutexes> {
+    /// Maps the file `f` (at least `len` bytes, allocated) where `count` mutexes lie, the
+    /// first at `first`, each `stride` bytes after the one before: offsets that are
+    /// multiples of 8 with room for a mutex within `len`, else `BadParam`.
+    fn map(
+        f: &File,
+        len: usize,
+        first: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<SharedMutexes> {
         let size = std::mem::size_of::<libc::pthread_mutex_t>();
-        if at
-            .iter()
-            .any(|&o| o % 8 != 0 || o.checked_add(size).is_none_or(|e| e > len))
+        let last = count
+            .checked_sub(1)
+            .map_or(Some(first), |k| stride.checked_mul(k)?.checked_add(first));
+        if first % 8 != 0
+            || stride % 8 != 0
+            || stride < size
+            || last
+                .and_then(|l| l.checked_add(size))
+                .is_none_or(|e| e > len)
         {
             return Err(Error::BadParam);
         }
-        let map = Mapping::new(f, len, true)?;
+        Ok(SharedMutexes {
+            map: Mapping::new(f, len, true)?,
+            first,
+            stride,
+            count,
+        })
+    }
+
+    /// Initializes, in place in the file `f` (at least `len` bytes, allocated), `count`
+    /// process-shared robust mutexes, the first at `first`, each `stride` bytes after the
+    /// one before, and keeps the file mapped.
+    ///
+    /// # Errors
+    /// `Error::Status(PMIX_ERR_FILE_OPEN_FAILURE)` when the file cannot be mapped;
+    /// `BadParam` for an offset out of range or misaligned, or a stride smaller than a
+    /// mutex; `Error::Status(PMIX_ERR_INIT)` when the C library refuses the attribute or a
+    /// mutex.
+    pub(crate) fn init(
+        f: &File,
+        len: usize,
+        first: usize,
+        stride: usize,
+        count: usize,
+    ) -> Result<SharedMutexes> {
+        let m = SharedMutexes::map(f, len, first, stride, count)?;
         let init_failed = Error::Status(pmix_sys::PMIX_ERR_INIT);
         // SAFETY: `attr` is a local the C library initializes before any other use and
         // destroys at the end; each mutex lies within the live writable mapping (offsets
-        // checked above, 8-aligned in a page-aligned mapping, which `pthread_mutex_t`
+        // checked by `map`, 8-aligned in a page-aligned mapping, which `pthread_mutex_t`
         // needs), no Rust reference to those bytes exists, and no other process uses them
         // yet (the file is not named to anyone before this returns).
         unsafe {
@@ -1199,32 +1233,74 @@ impl SharedMutexes {
                 libc::pthread_mutexattr_setpshared(&mut attr, libc::PTHREAD_PROCESS_SHARED) == 0
                     && libc::pthread_mutexattr_setrobust(&mut attr, libc::PTHREAD_MUTEX_ROBUST)
                         == 0;
-            for &o in at {
+            for i in 0..m.count {
                 if !ok {
                     break;
                 }
-                let m = map.ptr.as_ptr().add(o).cast::<libc::pthread_mutex_t>();
-                ok = libc::pthread_mutex_init(m, &attr) == 0;
+                ok = libc::pthread_mutex_init(m.mutex(i), &attr) == 0;
             }
             libc::pthread_mutexattr_destroy(&mut attr);
             if !ok {
                 return Err(init_failed);
             }
         }
-        Ok(SharedMutexes {
-            map,
-            at: at.to_vec(),
-        })
+        Ok(m)
+    }
+
+    /// Maps the mutexes a server initialized in `path`, as a reference client does: the
+    /// lock file's header gives the first one's offset; `stride` and `count` are the
+    /// caller's (tests of the writer's side).
+    #[cfg(test)]
+    pub(crate) fn attach(path: &std::path::Path, stride: usize, count: usize) -> SharedMutexes {
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .unwrap();
+        let len = f.metadata().unwrap().len() as usize;
+        let first = Mapping::new(&f, len, false)
+            .unwrap()
+            .atomic(24)
+            .unwrap()
+            .load(std::sync::atomic::Ordering::Relaxed) as usize;
+        SharedMutexes::map(&f, len, first, stride, count).unwrap()
     }
 
     /// How many mutexes there are.
     pub(crate) fn len(&self) -> usize {
-        self.at.len()
+        self.count
     }
 
+    /// Mutex `i` (below `count`).
     fn mutex(&self, i: usize) -> *mut libc::pthread_mutex_t {
-        // SAFETY: `at[i]` was checked at `init` to leave room for a mutex in the mapping.
-        unsafe { self.map.ptr.as_ptr().add(self.at[i]).cast() }
+        assert!(i < self.count);
+        // SAFETY: `map` checked that every mutex below `count` lies in the mapping.
+        unsafe {
+            self.map
+                .ptr
+                .as_ptr()
+                .add(self.first + i * self.stride)
+                .cast()
+        }
+    }
+
+    /// `pmix_ds21_lock_rd_get` of lock `idx`: its signalling mutex, its main one, the
+    /// signalling one released (tests: a reference client's read).
+    #[cfg(test)]
+    pub(crate) fn read_lock(&self, idx: usize) {
+        // SAFETY: initialized process-shared mutexes in the live mapping.
+        unsafe {
+            assert_eq!(libc::pthread_mutex_lock(self.mutex(2 * idx)), 0);
+            assert_eq!(libc::pthread_mutex_lock(self.mutex(2 * idx + 1)), 0);
+            assert_eq!(libc::pthread_mutex_unlock(self.mutex(2 * idx)), 0);
+        }
+    }
+
+    /// `pmix_ds21_lock_rd_rel` of lock `idx`.
+    #[cfg(test)]
+    pub(crate) fn read_unlock(&self, idx: usize) {
+        // SAFETY: as above, held by this thread.
+        unsafe { assert_eq!(libc::pthread_mutex_unlock(self.mutex(2 * idx + 1)), 0) };
     }
 
     /// Takes the mutexes numbered `order`, in that order, each by `deadline` (of
@@ -1253,7 +1329,7 @@ impl SharedMutexes {
             taken: Vec::new(),
         };
         for i in order {
-            if i >= self.at.len() {
+            if i >= self.count {
                 return None;
             }
             let m = self.mutex(i);
@@ -1291,54 +1367,5 @@ impl Drop for MutexesHeld<'_> {
             // SAFETY: this thread took mutex `i` in `lock_all` and has not released it.
             unsafe { libc::pthread_mutex_unlock(self.of.mutex(i)) };
         }
-    }
-}
-
-/// The ds21 lock file's mutexes mapped as a reference client maps them, taken as it takes
-/// them (tests of the writer's side).
-#[cfg(test)]
-pub(crate) struct ClientLocks {
-    map: Mapping,
-    hdr: usize,
-}
-
-#[cfg(test)]
-impl ClientLocks {
-    pub(crate) fn map(path: &std::path::Path) -> ClientLocks {
-        let f = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .unwrap();
-        let len = f.metadata().unwrap().len() as usize;
-        let map = Mapping::new(&f, len, true).unwrap();
-        let hdr = map
-            .atomic(24)
-            .unwrap()
-            .load(std::sync::atomic::Ordering::Relaxed) as usize;
-        ClientLocks { map, hdr }
-    }
-
-    fn mutex(&self, i: usize) -> *mut libc::pthread_mutex_t {
-        assert!(self.hdr + (i + 1) * 64 <= self.map.len);
-        // SAFETY: within the mapping (checked).
-        unsafe { self.map.ptr.as_ptr().add(self.hdr + i * 64).cast() }
-    }
-
-    /// `pmix_ds21_lock_rd_get`: the signalling mutex, the main one, the signalling one
-    /// released.
-    pub(crate) fn read_lock(&self, idx: usize) {
-        // SAFETY: initialized process-shared mutexes in the live mapping.
-        unsafe {
-            assert_eq!(libc::pthread_mutex_lock(self.mutex(2 * idx)), 0);
-            assert_eq!(libc::pthread_mutex_lock(self.mutex(2 * idx + 1)), 0);
-            assert_eq!(libc::pthread_mutex_unlock(self.mutex(2 * idx)), 0);
-        }
-    }
-
-    /// `pmix_ds21_lock_rd_rel`.
-    pub(crate) fn read_unlock(&self, idx: usize) {
-        // SAFETY: as above, held by this thread.
-        unsafe { assert_eq!(libc::pthread_mutex_unlock(self.mutex(2 * idx + 1)), 0) };
     }
 }

@@ -2644,8 +2644,11 @@ fn ds21_appended_modex_is_what_a_reference_client_reads() {
 
     // a client inside a read (holding its main mutex): the writer gives up in time and
     // nothing a client sees changes
-    let locks = std::sync::Arc::new(super::segment::ClientLocks::map(
+    // (4 locks of two mutexes, one per 64 bytes)
+    let locks = std::sync::Arc::new(super::segment::SharedMutexes::attach(
         &dir.0.join("smlockseg-ns"),
+        64,
+        8,
     ));
     let (tx, rx) = std::sync::mpsc::channel();
     let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
