@@ -505,7 +505,21 @@ impl Run {
                 stop_on_exec,
             };
             procdirs.wait_for(r);
+            // The state lock is held from before the fork until the pid is recorded: the
+            // child may connect, fence with its peers and be queried before this thread runs
+            // again, and every upcall that reports it (the proc table, the job's state, its
+            // exit) must find it started.
+            let mut st = self.lock();
             let spawned = sys::spawn(&spec);
+            if let Ok(pid) = spawned {
+                if let Some(job) = st.jobs.get_mut(&idx) {
+                    let p = &mut job.procs[r as usize];
+                    p.pid = Some(pid);
+                    p.state = ProcState::Running;
+                }
+                st.pids.insert(pid, (idx, r));
+            }
+            drop(st);
             drop(spec);
             drop(out_w);
             drop(stdin_fd);
@@ -515,15 +529,6 @@ impl Run {
             });
             match spawned {
                 Ok(pid) => {
-                    {
-                        let mut st = self.lock();
-                        if let Some(job) = st.jobs.get_mut(&idx) {
-                            let p = &mut job.procs[r as usize];
-                            p.pid = Some(pid);
-                            p.state = ProcState::Running;
-                        }
-                        st.pids.insert(pid, (idx, r));
-                    }
                     self.iof
                         .forward(proc.clone(), pid, PMIX_FWD_STDOUT_CHANNEL, out_r, nprocs);
                     if let Some(e) = err_r {
