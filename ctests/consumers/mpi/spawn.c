@@ -1,10 +1,43 @@
 /* The parent job spawns NCHILD copies of itself with the argument "child". Over the
  * intercommunicator the parents' rank 0 sends each child a value; every child answers with
- * value * 2 + its rank; then both sides merge the intercommunicator and sum over it. */
+ * value * 2 + its rank; then both sides merge the intercommunicator and sum over it.
+ *
+ * SPAWN_CHILD_ENV=NAME[,NAME...]: the parents hand these variables of their own environment to
+ * the children in the spawn's info (Open MPI 5: key "PMIX_ENVAR"; 4.1: "env"), as a user must
+ * under Open MPI 5's mpirun, whose -x reaches the first job only. */
 #include <mpi.h>
 #include "maps.h"
 
 #define NCHILD 2
+
+/* The spawn info carrying SPAWN_CHILD_ENV's variables, or MPI_INFO_NULL. */
+static MPI_Info child_env_info(void)
+{
+    const char *names = getenv("SPAWN_CHILD_ENV");
+    if (names == NULL || *names == '\0') return MPI_INFO_NULL;
+    static char envs[16384], list[1024];
+    size_t used = 0;
+    snprintf(list, sizeof list, "%s", names);
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name != NULL;
+         name = strtok_r(NULL, ",", &save)) {
+        const char *v = getenv(name);
+        if (v == NULL) continue;
+        int w = snprintf(envs + used, sizeof envs - used, "%s%s=%s", used ? "\n" : "", name, v);
+        if (w < 0 || (size_t)w >= sizeof envs - used) {
+            fprintf(stderr, "spawn: SPAWN_CHILD_ENV: the variables do not fit\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        used += (size_t)w;
+    }
+    MPI_Info info;
+    MPI_Info_create(&info);
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5
+    MPI_Info_set(info, "PMIX_ENVAR", envs);
+#else
+    MPI_Info_set(info, "env", envs);
+#endif
+    return info;
+}
 
 int main(int argc, char **argv)
 {
@@ -45,7 +78,9 @@ int main(int argc, char **argv)
         exe[n] = '\0';
         char *cargv[] = {"child", NULL};
         int errs[NCHILD];
-        MPI_Comm_spawn(exe, cargv, NCHILD, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, errs);
+        MPI_Info sinfo = child_env_info();
+        MPI_Comm_spawn(exe, cargv, NCHILD, sinfo, 0, MPI_COMM_WORLD, &inter, errs);
+        if (sinfo != MPI_INFO_NULL) MPI_Info_free(&sinfo);
         int nchild;
         MPI_Comm_remote_size(inter, &nchild);
         if (nchild != NCHILD) ok = 0;
