@@ -6,9 +6,11 @@ over TCP or over an abstract Unix socket, and prints what the server answered:
 "refused STATUS" (a non-zero status), "closed" (the connection ended without an answer),
 or "accepted" (status 0). Exits 0 in every case; the caller judges.
 
-usage: rawpeer.py tcp HOST:PORT | unix NAME   tool-root | tool-none | client NSPACE RANK
+usage: rawpeer.py tcp HOST:PORT | unix NAME
+                 tool-root | tool-none | tool-named-root NSPACE RANK | client NSPACE RANK
   tool-root    a tool asking for an id, claiming uid 0 / gid 0 (native credential and body)
   tool-none    a tool asking for an id with psec "none" (claims nothing)
+  tool-named-root  a tool with an identity of its own (flag 5), claiming uid 0 / gid 0
   client       a client claiming to be NSPACE:RANK with uid 0 / gid 0
 """
 import socket
@@ -44,6 +46,8 @@ def main():
         msg = hello(3, "native", 0, 0)
     elif what == "tool-none":
         msg = hello(3, "none", 0, 0)
+    elif what == "tool-named-root":
+        msg = hello(5, "native", 0, 0, sys.argv[4], int(sys.argv[5]))
     else:
         msg = hello(0, "native", 0, 0, sys.argv[4], int(sys.argv[5]))
     s.sendall(msg)

@@ -25,6 +25,9 @@
 #             without a tool_connected upcall must refuse every tool (root's too).
 #             With REF=1 (default) the host also runs on the reference library and what it
 #             does is printed as REF lines (never a failure).
+#   launcher  a launcher tool listening without a host module (ctests/v5/tool_server.c):
+#             nobody's tool with an identity, and raw tools claiming root, are refused;
+#             root's tool is served.
 #
 # Must run as root (CI does). Every process it starts is stopped by pid; its files live
 # in one directory under /tmp (nobody must be able to enter it), removed at the end.
@@ -61,6 +64,9 @@ cp "$STAGE/bin/pps" "$work/bin/"
 for p in stool shost; do
   cc -g -O1 -Wall -Wextra -Werror -I"$INC" "$here/$p.c" -o "$work/bin/$p" -lpmix || exit 1
 done
+# (a 5.0 function: built against our headers)
+cc -g -O1 -Wall -Wextra -Werror -I"$STAGE/include" "$here/../v5/tool_server.c" \
+  -o "$work/bin/tool_server" -L"$STAGE/lib" -lpmix || exit 1
 cp "$here/rawpeer.py" "$work/bin/"
 chmod -R a+rX "$work/bin" "$work/lib"
 chmod 700 "$work/root"
@@ -355,6 +361,26 @@ host_run "$ours" ours-notools notools
 as_root "$work/bin/stool" "$huri" none > "$work/h.n" 2>&1
 check "host without tool_connected: root's tool refused too ($(head -1 "$work/h.n"))" refused_init "$work/h.n"
 host_stop
+
+# ---- a launcher tool that listens (ctests/v5/tool_server.c) -------------------------------
+# Without a module it accepts the tools of its own user that bring their identity (the
+# launcher it started, connecting back): root's. Not nobody's, not a raw peer claiming root.
+rm -f "$work/root/luri"
+as_root "$work/bin/tool_server" listen "$work/root/luri" 60 > "$work/launcher.out" 2>&1 &
+lpid=$!; started+=("$lpid")
+wait_for "$work/root/luri" || bad "launcher tool: no URI ($(said "$work/launcher.out"))"
+luri=$(head -1 "$work/root/luri" 2>/dev/null)
+as_other "$work/bin/tool_server" connect "$luri" other-tool > "$work/l.o" 2>&1
+check "launcher tool: $OTHER's tool with an identity refused ($(said "$work/l.o"))" \
+  grep -q '^  connect with an identity: failed' "$work/l.o"
+r=$(as_other python3 "$work/bin/rawpeer.py" tcp "$(tcp_of "$luri")" tool-named-root root-claim 0 2>&1)
+check "launcher tool: raw tool with an identity claiming root as $OTHER: $r" test "$r" != accepted
+r=$(as_other python3 "$work/bin/rawpeer.py" tcp "$(tcp_of "$luri")" tool-root 2>&1)
+check "launcher tool: raw tool asking for an id as $OTHER: $r" test "$r" != accepted
+as_root "$work/bin/tool_server" connect "$luri" root-tool > "$work/l.r" 2>&1
+check "launcher tool: root's tool with an identity served ($(said "$work/l.r"))" \
+  grep -q '^  connect with an identity: 0, I am root-tool:5' "$work/l.r"
+kill -TERM "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
 
 if [ "$REF" = 1 ]; then
   # The reference's tools retry a server that went away: bounded by timeout.

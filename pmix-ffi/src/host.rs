@@ -65,7 +65,9 @@ unsafe impl Send for ServerObject {}
 
 /// The upcalls of a C host.
 pub(crate) struct CHost {
-    module: pmix_server_module_t,
+    /// Replaced whole by `PMIx_tool_set_server_module` in a tool that serves others; read by
+    /// copying it out (the lock is never held while the host runs).
+    module: Mutex<pmix_server_module_t>,
     objects: Mutex<HashMap<Proc, ServerObject>>,
 }
 
@@ -73,19 +75,17 @@ impl CHost {
     /// A host with a copy of `module`'s function pointers.
     pub(crate) fn new(module: &pmix_server_module_t) -> CHost {
         CHost {
-            module: *module,
+            module: Mutex::new(*module),
             objects: Mutex::new(HashMap::new()),
         }
     }
 
-    /// A host with a copy of `*module`'s first `PMIX_SERVER_MODULE_4_SIZE` bytes, the slots
-    /// every host has (one built against OpenPMIx 4.2's headers passes a 224-byte module,
-    /// one built against 5.0's a 232-byte one whose `session_control` this library never
-    /// calls); NULL gives a host without upcalls.
+    /// A copy of `*module`'s first `PMIX_SERVER_MODULE_4_SIZE` bytes (see `from_ptr`); NULL
+    /// gives a module without upcalls.
     ///
     /// # Safety
-    /// `module` is NULL or points to a valid module of at least 224 bytes.
-    pub(crate) unsafe fn from_ptr(module: *const pmix_server_module_t) -> CHost {
+    /// As `from_ptr`.
+    pub(crate) unsafe fn copy_module(module: *const pmix_server_module_t) -> pmix_server_module_t {
         let mut m = pmix_server_module_t::zeroed();
         if !module.is_null() {
             // SAFETY: the caller's module has at least PMIX_SERVER_MODULE_4_SIZE bytes, and
@@ -98,7 +98,31 @@ impl CHost {
                 )
             };
         }
-        CHost::new(&m)
+        m
+    }
+
+    /// Replaces the upcalls (`PMIx_tool_set_server_module`): upcalls made from now on go to
+    /// `module`'s functions.
+    pub(crate) fn replace_module(&self, module: pmix_server_module_t) {
+        *self.module.lock().unwrap_or_else(|e| e.into_inner()) = module;
+    }
+
+    /// The current upcalls.
+    fn module(&self) -> pmix_server_module_t {
+        // Plain data: a panic elsewhere cannot leave it inconsistent.
+        *self.module.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A host with a copy of `*module`'s first `PMIX_SERVER_MODULE_4_SIZE` bytes, the slots
+    /// every host has (one built against OpenPMIx 4.2's headers passes a 224-byte module,
+    /// one built against 5.0's a 232-byte one whose `session_control` this library never
+    /// calls); NULL gives a host without upcalls.
+    ///
+    /// # Safety
+    /// `module` is NULL or points to a valid module of at least 224 bytes.
+    pub(crate) unsafe fn from_ptr(module: *const pmix_server_module_t) -> CHost {
+        // SAFETY: per this function's contract.
+        CHost::new(&unsafe { Self::copy_module(module) })
     }
 
     /// Records the `server_object` given to `PMIx_server_register_client` for `proc`.
@@ -633,7 +657,7 @@ unsafe extern "C" fn validation_cb(
 /// The function of an upcall, or `done(Err(NotSupported))` and return when the host has none.
 macro_rules! upcall_fn {
     ($self:ident . $field:ident, $done:ident) => {
-        match $self.module.$field {
+        match $self.module().$field {
             Some(f) => f,
             None => return $done(Err(Error::NotSupported)),
         }
@@ -642,7 +666,7 @@ macro_rules! upcall_fn {
 
 impl Host for CHost {
     fn provides(&self, upcall: Upcall) -> bool {
-        let m = &self.module;
+        let m = self.module();
         match upcall {
             Upcall::ClientConnected => {
                 m.client_connected2.is_some() || m.client_connected.is_some()
@@ -680,7 +704,7 @@ impl Host for CHost {
     /// `client_connected2` when the host has it, else `client_connected` (without `info`).
     fn client_connected(&self, proc: &Proc, info: &[Info], done: Done<()>) {
         let obj = self.server_object(proc);
-        if let Some(f) = self.module.client_connected2 {
+        if let Some(f) = self.module().client_connected2 {
             self.upcall(
                 done,
                 |k| Ok((k.proc(proc), k.infos(info)?)),

@@ -33,6 +33,10 @@ struct Roles {
     system_tmpdir: Option<std::path::PathBuf>,
     /// A server's connection to the initiator that started it (indirect launch).
     server_parent: Option<Arc<Client>>,
+    /// `server` is a listening tool's (a launcher's or a scheduler's): it ends with the tool.
+    tool_server: bool,
+    /// The module `PMIx_tool_set_server_module` gave before the tool listened.
+    tool_module: Option<pmix_server_module_t>,
 }
 
 static ROLES: Mutex<Option<Roles>> = Mutex::new(None);
@@ -71,9 +75,11 @@ pub(crate) fn client() -> Result<Arc<Client>> {
     with(|r| r.client.clone().or_else(|| r.server_client.clone())).ok_or(Error::Init)
 }
 
-/// The server role.
+/// The server role of a server process (`PMIx_server_init`). A listening tool's server is
+/// not one: the tool's own calls (events, queries, ...) go to the servers it is connected
+/// to, as a tool's do.
 pub(crate) fn server() -> Result<Server> {
-    with(|r| r.server.clone()).ok_or(Error::Init)
+    with(|r| r.server.clone().filter(|_| !r.tool_server)).ok_or(Error::Init)
 }
 
 /// The server role of a process that is a server and not the client of another server
@@ -88,9 +94,15 @@ pub(crate) fn server_only() -> Option<Server> {
     })
 }
 
-/// The server role and its C host.
+/// The server role of a server process and its C host.
 pub(crate) fn server_host() -> Result<(Server, Arc<CHost>)> {
-    with(|r| Some((r.server.clone()?, r.host.clone()?))).ok_or(Error::Init)
+    with(|r| {
+        if r.tool_server {
+            return None;
+        }
+        Some((r.server.clone()?, r.host.clone()?))
+    })
+    .ok_or(Error::Init)
 }
 
 /// `PMIx_Init`: connects to the server named in the environment, or becomes a singleton
@@ -167,6 +179,10 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
     });
     if installed {
         crate::keepalive::watch(&client);
+        if let Err(e) = tool_listen(&client, info) {
+            let _ = client_finalize();
+            return Err(e);
+        }
     } else {
         let _ = client.finalize();
     }
@@ -174,6 +190,69 @@ pub(crate) fn tool_init(info: &[Info]) -> Result<pmix_core::Proc> {
         let _ = c.finalize();
     }
     Ok(me)
+}
+
+/// A launcher or scheduler tool (`PMIX_LAUNCHER`, `PMIX_SERVER_SCHEDULER`) accepts
+/// connections, as OpenPMIx 5's does: a server with the tool's identity listens, its URI is
+/// the tool's `PMIX_MYSERVER_URI` (and `PMIX_SERVER_URI`) and its host the module of
+/// `PMIx_tool_set_server_module` (none until then: the tools of the same user that bring
+/// their identity are accepted, others refused; `ServerConfig::own_user_tools`). The
+/// rendezvous files and the URI report are those `info` asks for, as for `PMIx_server_init`.
+fn tool_listen(client: &Arc<Client>, info: &[Info]) -> Result<()> {
+    use pmix_core::{PStr, Value};
+    let listens = [PMIX_LAUNCHER, PMIX_SERVER_SCHEDULER]
+        .iter()
+        .any(|k| pmix_core::values::info_flag(info, k));
+    if !listens {
+        return Ok(());
+    }
+    let mut cfg = pmix_core::server::ServerConfig::from_info(info)?;
+    cfg.id = client.me.clone();
+    cfg.own_user_tools = true;
+    let module = with(|r| r.tool_module.take()).unwrap_or_else(|| {
+        // SAFETY: NULL gives a module without upcalls.
+        unsafe { CHost::copy_module(core::ptr::null()) }
+    });
+    let host = Arc::new(CHost::new(&module));
+    let server = pmix_core::server::start(host.clone(), cfg)?;
+    let installed = with(|r| {
+        if r.server.is_some() {
+            return false;
+        }
+        r.server = Some(server.clone());
+        r.host = Some(host);
+        r.tool_server = true;
+        true
+    });
+    if !installed {
+        // A process that is already a server serves through that one.
+        server.finalize();
+        return Ok(());
+    }
+    let uri = server.uri.to_uri();
+    for key in [PMIX_MYSERVER_URI, PMIX_SERVER_URI] {
+        client.store_internal(
+            &client.me,
+            PStr::from(key.to_bytes()),
+            Value::String(Some(uri.as_str().into())),
+        )?;
+    }
+    Ok(())
+}
+
+/// `PMIx_tool_set_server_module`: the host of this process's server from now on (a listening
+/// tool's, or a server's); kept for a tool that listens later.
+pub(crate) fn set_tool_module(module: pmix_server_module_t) {
+    let host = with(|r| {
+        let h = r.host.clone();
+        if h.is_none() {
+            r.tool_module = Some(module);
+        }
+        h
+    });
+    if let Some(h) = host {
+        h.replace_module(module);
+    }
 }
 
 /// The rendezvous of a tool started with `PMIX_LAUNCHER_RNDZ_URI` (or
@@ -324,7 +403,20 @@ pub(crate) fn client_finalize() -> Result<()> {
         }
     });
     if let Some(c) = last {
-        let others = with(|r| std::mem::take(&mut r.others));
+        let (others, server) = with(|r| {
+            let server = if r.tool_server {
+                r.tool_server = false;
+                r.host = None;
+                r.server.take()
+            } else {
+                None
+            };
+            (std::mem::take(&mut r.others), server)
+        });
+        // A listening tool stops listening first: its peers are told it is gone.
+        if let Some(s) = server {
+            s.finalize();
+        }
         for o in others {
             let _ = o.finalize();
         }

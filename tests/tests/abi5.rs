@@ -188,15 +188,18 @@ fn info_list_cursor_and_inserted_values() {
     }
 }
 
+/// Before any init (5.0.11 dereferences its own peer there and crashes, so only ours is
+/// called): a module is kept for a tool that listens later; NULL is refused. What a listening
+/// tool does with the module is compared with 5.0.11 in `ctests/v5/tool_server.c`.
 #[test]
-fn tool_set_server_module_is_refused_visibly() {
+fn tool_set_server_module_before_init() {
     let l = ours();
     let set: unsafe extern "C" fn(*mut pmix_server_module_t) -> pmix_status_t =
         f(l, "PMIx_tool_set_server_module");
-    // SAFETY: a zeroed module (never read) and NULL.
+    // SAFETY: a zeroed module (no upcalls) and NULL.
     unsafe {
         let mut m: pmix_server_module_t = std::mem::zeroed();
-        assert_eq!(set(&mut m), PMIX_ERR_NOT_SUPPORTED);
+        assert_eq!(set(&mut m), PMIX_SUCCESS);
         assert_eq!(set(std::ptr::null_mut()), PMIX_ERR_BAD_PARAM);
     }
 }

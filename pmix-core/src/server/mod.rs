@@ -88,6 +88,11 @@ pub struct ServerConfig {
     /// `PMIX_SERVER_GATEWAY`: this server writes the standard output and error its clients
     /// log, where their delivered output goes (`log.rs`).
     pub gateway: bool,
+    /// The server of a tool that accepts connections (a launcher's or a scheduler's,
+    /// `PMIx_tool_init`): while its host has no `tool_connected`, it accepts a tool of its own
+    /// user that brings its own identity (a launcher it started, connecting back), as the
+    /// reference does. Other tools are refused, as by any server without that upcall.
+    pub own_user_tools: bool,
 }
 
 pub use crate::pmdl::mca_param;
@@ -103,6 +108,51 @@ pub fn mca_selects(list: Option<&str>, name: &str) -> bool {
         None => (false, list),
     };
     names.split(',').any(|n| n.trim() == name) != exclude
+}
+
+impl ServerConfig {
+    /// The configuration `info` asks for (`PMIx_server_init`'s, and a listening tool's): the
+    /// identity (`PMIX_SERVER_NSPACE`/`RANK`), directories, host name, gateway, rendezvous
+    /// files (`PMIX_SERVER_*_SUPPORT`, `PMIX_LAUNCHER_RENDEZVOUS_FILE` or that variable), the
+    /// URI report, the port (`PMIX_ERR_BAD_PARAM` past 65535), the output cache; the rest as
+    /// `default()`.
+    pub fn from_info(info: &[Info]) -> Result<ServerConfig> {
+        use crate::values::{info_flag, info_value};
+        let string = |k: &core::ffi::CStr| info_value(info, k).and_then(|v| v.as_str().cloned());
+        let number = |k: &core::ffi::CStr| info_value(info, k).and_then(Value::as_u64);
+        let mut cfg = ServerConfig::default();
+        if let Some(ns) = string(PMIX_SERVER_NSPACE) {
+            cfg.id.nspace = ns;
+        }
+        if let Some(r) = number(PMIX_SERVER_RANK) {
+            cfg.id.rank = r as u32;
+        }
+        if let Some(t) = string(PMIX_SERVER_TMPDIR) {
+            cfg.tmpdir = t;
+        }
+        if let Some(t) = string(PMIX_SYSTEM_TMPDIR) {
+            cfg.system_tmpdir = t;
+        }
+        if let Some(h) = string(PMIX_HOSTNAME) {
+            cfg.hostname = h;
+        }
+        cfg.gateway = info_flag(info, PMIX_SERVER_GATEWAY);
+        cfg.tool_support = info_flag(info, PMIX_SERVER_TOOL_SUPPORT);
+        cfg.session_support = info_flag(info, PMIX_SERVER_SESSION_SUPPORT);
+        cfg.system_support = info_flag(info, PMIX_SERVER_SYSTEM_SUPPORT);
+        cfg.iof_cache = crate::iof::CachePolicy::from_info(cfg.iof_cache, info);
+        cfg.rendezvous_file = string(PMIX_LAUNCHER_RENDEZVOUS_FILE)
+            .map(|p| p.to_string())
+            .or_else(|| std::env::var("PMIX_LAUNCHER_RENDEZVOUS_FILE").ok())
+            .map(std::path::PathBuf::from);
+        if let Some(u) = string(PMIX_TCP_REPORT_URI) {
+            cfg.report_uri = Some(u.to_string());
+        }
+        if let Some(p) = number(PMIX_TCP_IPV4_PORT) {
+            cfg.port = u16::try_from(p).map_err(|_| Error::BadParam)?;
+        }
+        Ok(cfg)
+    }
 }
 
 impl Default for ServerConfig {
@@ -130,6 +180,7 @@ impl Default for ServerConfig {
                 && mca_selects(gds.as_deref(), crate::datastore::ds21::NAME),
             rsshm: mca_selects(gds.as_deref(), crate::datastore::gds::GDS_SHM),
             gateway: false,
+            own_user_tools: false,
         }
     }
 }

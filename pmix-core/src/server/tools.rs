@@ -113,6 +113,13 @@ impl Shared {
     ) {
         if !self.host.provides(Upcall::ToolConnected) {
             phase.store(DONE, Ordering::SeqCst);
+            if self.cfg.own_user_tools
+                && !hello.kind.needs_id()
+                && ids.uid == rustix::process::geteuid().as_raw()
+                && let Some(given) = hello.id.clone()
+            {
+                return self.tool_answer(r, id, hello, ids, Ok(given));
+            }
             return Self::refuse(r, id, Some(PMIX_ERR_NOT_SUPPORTED));
         }
         let mut info = hello.info.clone();

@@ -41,14 +41,6 @@ fn op_later(
     server.post(move || cb(r)).map(|()| PMIX_SUCCESS)
 }
 
-fn str_info(info: &[Info], key: &core::ffi::CStr) -> Option<PStr> {
-    pmix_core::values::info_value(info, key).and_then(|v| v.as_str().cloned())
-}
-
-fn u64_info(info: &[Info], key: &core::ffi::CStr) -> Option<u64> {
-    pmix_core::values::info_value(info, key).and_then(Value::as_u64)
-}
-
 /// See PMIx Standard v5, `PMIx_server_init`.
 ///
 /// Listens on 127.0.0.1 (port `PMIX_TCP_IPV4_PORT`, else ephemeral) and serves clients and
@@ -74,22 +66,7 @@ pub unsafe extern "C" fn PMIx_server_init(
         let info = unsafe { infos(info, ninfo) }?;
         // SAFETY: per this function's contract.
         let host = Arc::new(unsafe { CHost::from_ptr(module) });
-        let mut cfg = ServerConfig::default();
-        if let Some(ns) = str_info(&info, PMIX_SERVER_NSPACE) {
-            cfg.id.nspace = ns;
-        }
-        if let Some(r) = u64_info(&info, PMIX_SERVER_RANK) {
-            cfg.id.rank = r as u32;
-        }
-        if let Some(t) = str_info(&info, PMIX_SERVER_TMPDIR) {
-            cfg.tmpdir = t;
-        }
-        if let Some(t) = str_info(&info, PMIX_SYSTEM_TMPDIR) {
-            cfg.system_tmpdir = t;
-        }
-        if let Some(h) = str_info(&info, PMIX_HOSTNAME) {
-            cfg.hostname = h;
-        }
+        let cfg = ServerConfig::from_info(&info)?;
         let flag = |k: &core::ffi::CStr| pmix_core::values::info_flag(&info, k);
         // Output the host delivers is also written here, to this process's stdout and
         // stderr, unless a tool that launched this server outputs it or the host says not to
@@ -101,21 +78,6 @@ pub unsafe extern "C" fn PMIx_server_init(
             .find(|i| i.is(PMIX_IOF_LOCAL_OUTPUT))
             .map_or(!launched_by_tool, |_| flag(PMIX_IOF_LOCAL_OUTPUT));
         LOCAL_OUTPUT.store(local, core::sync::atomic::Ordering::Relaxed);
-        cfg.gateway = flag(PMIX_SERVER_GATEWAY);
-        cfg.tool_support = flag(PMIX_SERVER_TOOL_SUPPORT);
-        cfg.session_support = flag(PMIX_SERVER_SESSION_SUPPORT);
-        cfg.system_support = flag(PMIX_SERVER_SYSTEM_SUPPORT);
-        cfg.iof_cache = pmix_core::iof::CachePolicy::from_info(cfg.iof_cache, &info);
-        cfg.rendezvous_file = str_info(&info, PMIX_LAUNCHER_RENDEZVOUS_FILE)
-            .map(|p| p.to_string())
-            .or_else(|| std::env::var("PMIX_LAUNCHER_RENDEZVOUS_FILE").ok())
-            .map(std::path::PathBuf::from);
-        if let Some(u) = str_info(&info, PMIX_TCP_REPORT_URI) {
-            cfg.report_uri = Some(u.to_string());
-        }
-        if let Some(p) = u64_info(&info, PMIX_TCP_IPV4_PORT) {
-            cfg.port = u16::try_from(p).map_err(|_| Error::BadParam)?;
-        }
         if lifecycle::server().is_ok() {
             return Err(Error::Status(PMIX_ERR_INIT));
         }
@@ -136,7 +98,11 @@ pub unsafe extern "C" fn PMIx_server_init(
                 return Err(e);
             }
         }
-        lifecycle::set_server(server, host)?;
+        if let Err(e) = lifecycle::set_server(server.clone(), host) {
+            // (a listening tool's process already has a server)
+            server.finalize();
+            return Err(e);
+        }
         // Started by an initiator: wait for its release here, as the reference does.
         if let Err(e) = lifecycle::server_rendezvous() {
             if let Some(s) = lifecycle::take_server() {
