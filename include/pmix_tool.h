@@ -187,17 +187,21 @@ pmix_status_t PMIx_IOF_push(const pmix_proc_t *targets,
 PMIX_EXPORT bool PMIx_tool_is_connected(void);
 
 /*
- NOT IMPLEMENTED: would make this tool a server with `module` for its host, serving the
- processes that connect to it.
+ Gives this process's server a host: the tools that connect to a listening tool (a
+ launcher's or a scheduler's, `PMIx_tool_init` with `PMIX_LAUNCHER` or
+ `PMIX_SERVER_SCHEDULER`) are served through `module`'s upcalls from now on. Called before
+ the tool listens, the module waits for it; in a server process it replaces the host's.
 
- See OpenPMIx 5.0's `PMIx_tool_set_server_module`. Our tools accept no connections, so a
- host module would never be called; rather than keep it and pretend, the call is refused.
+ See OpenPMIx 5.0's `PMIx_tool_set_server_module`. As there, the module's slots up to
+ `fabric` are copied (the call is a 5.0 one, so the module has them all); the new
+ `session_control` is never called (`docs/notes/abi-5.0.md`).
 
  # Returns
- `PMIX_ERR_BAD_PARAM` for a NULL `module`; otherwise `PMIX_ERR_NOT_SUPPORTED`.
+ `PMIX_ERR_BAD_PARAM` for a NULL `module` (the reference would read through it);
+ otherwise `PMIX_SUCCESS`.
 
  # Safety
- `module` is NULL or a valid host module (never read).
+ `module` is NULL or a valid host module.
  */
 PMIX_EXPORT pmix_status_t PMIx_tool_set_server_module(pmix_server_module_t *module);
 
