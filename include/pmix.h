@@ -532,7 +532,9 @@ pmix_status_t PMIx_Abort(int status,
 
 /*
  See PMIx Standard v5, `PMIx_Spawn`: the host starts the job; its namespace is written
- to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given.
+ to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given. A launcher tool connected
+ to no server (`PMIX_LAUNCHER` with `PMIX_TOOL_DO_NOT_CONNECT`) starts the processes
+ itself, as clients of its own server, under the namespace `<its namespace>:<n>`.
 
  # Safety
  The arrays are valid; `nspace` is NULL or has room for a namespace.

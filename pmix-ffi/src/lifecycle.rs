@@ -240,6 +240,19 @@ fn tool_listen(client: &Arc<Client>, info: &[Info]) -> Result<()> {
     Ok(())
 }
 
+/// A listening tool that is connected to no server (a launcher started with
+/// `PMIX_TOOL_DO_NOT_CONNECT`): its server and its identity. Its `PMIx_Spawn` starts the
+/// processes itself (`api/client/forkexec.rs`).
+pub(crate) fn unconnected_listening_tool() -> Option<(Server, pmix_core::Proc)> {
+    with(|r| {
+        let c = r.client.as_ref()?;
+        if !r.tool_server || c.connected() {
+            return None;
+        }
+        Some((r.server.clone()?, c.me.clone()))
+    })
+}
+
 /// `PMIx_tool_set_server_module`: the host of this process's server from now on (a listening
 /// tool's, or a server's); kept for a tool that listens later.
 pub(crate) fn set_tool_module(module: pmix_server_module_t) {

@@ -22,6 +22,7 @@
 //!   `_nb` forms.
 //! - `security.rs`, Security: `PMIx_Get_credential`, `PMIx_Validate_credential` and their
 //!   `_nb` forms.
+//! - `forkexec.rs`: `PMIx_Spawn` of a launcher tool connected to no server.
 //! - `common.rs`: the helpers they share (procs and infos from C, the blocking forms).
 //!
 //! Blocking calls wait on the caller's thread; made from inside a callback of this library
@@ -37,6 +38,7 @@ mod common;
 pub mod distances;
 pub mod events;
 pub mod fabric;
+mod forkexec;
 pub mod groups;
 pub mod init;
 pub mod job;

@@ -43,7 +43,9 @@ unsafe fn apps(apps: *const pmix_app_t, napps: usize) -> Result<Vec<pmix_core::A
 }
 
 /// See PMIx Standard v5, `PMIx_Spawn`: the host starts the job; its namespace is written
-/// to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given.
+/// to `nspace` (at least `PMIX_MAX_NSLEN + 1` bytes) when given. A launcher tool connected
+/// to no server (`PMIX_LAUNCHER` with `PMIX_TOOL_DO_NOT_CONNECT`) starts the processes
+/// itself, as clients of its own server, under the namespace `<its namespace>:<n>`.
 ///
 /// # Safety
 /// The arrays are valid; `nspace` is NULL or has room for a namespace.
@@ -63,6 +65,10 @@ pub unsafe extern "C" fn PMIx_Spawn(
             return Err(Error::BadParam);
         }
         let ns = match lifecycle::server_only() {
+            // A launcher tool connected to nobody starts the processes itself.
+            None if let Some((s, me)) = lifecycle::unconnected_listening_tool() => {
+                super::forkexec::spawn(&s, &me, &i, &a)?
+            }
             // A server process spawns through its own host (OpenPMIx 5.0's rule).
             Some(s) => {
                 let (tx, rx) = std::sync::mpsc::channel();
@@ -108,6 +114,12 @@ pub unsafe extern "C" fn PMIx_Spawn_nb(
         }
         let done = callback::spawn("PMIx_Spawn_nb", cbfunc, cbdata);
         match lifecycle::server_only() {
+            // A launcher tool connected to nobody starts the processes itself, then answers
+            // from its server's progress thread.
+            None if let Some((s, me)) = lifecycle::unconnected_listening_tool() => {
+                let r = super::forkexec::spawn(&s, &me, &i, &a);
+                s.post(move || done(r))
+            }
             // A server process spawns through its own host (OpenPMIx 5.0's rule).
             Some(s) => s.spawn_for_self(&i, &a, done),
             None => c.spawn_nb(&i, &a, done),
