@@ -13,6 +13,7 @@
 #include <pmix.h>
 #include <pmix_server.h>
 #include <pmix_tool.h>
+#include "launcher.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +127,6 @@ static void run_child(const char *self, const char *uri, const char *how)
 int main(int argc, char **argv)
 {
     pmix_proc_t me;
-    pmix_info_t info[2];
     pmix_server_module_t module;
     pmix_value_t *v = NULL, *legacy = NULL;
     char *uri, prefix[PMIX_MAX_NSLEN + 32];
@@ -136,10 +136,7 @@ int main(int argc, char **argv)
         setvbuf(stdout, NULL, _IONBF, 0);
         return connect_tool(argv[2], argv[3]);
     }
-    PMIX_INFO_LOAD(&info[0], PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[1], PMIX_LAUNCHER, NULL, PMIX_BOOL);
-    rc = PMIx_tool_init(&me, info, 2);
-    printf("launcher init: %d\n", (int)rc);
+    rc = launcher_init(&me);
     if (rc != PMIX_SUCCESS) {
         return 1;
     }

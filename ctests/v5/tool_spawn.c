@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <pmix.h>
 #include <pmix_tool.h>
+#include "launcher.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,6 @@ static int client(const char *dir, const char *parent_ns)
 int main(int argc, char **argv)
 {
     pmix_proc_t me;
-    pmix_info_t info[2];
     pmix_app_t app;
     pmix_nspace_t ns;
     pmix_status_t rc;
@@ -111,10 +111,7 @@ int main(int argc, char **argv)
     if (realpath(argv[0], self) == NULL || mkdtemp(dir) == NULL) {
         return 1;
     }
-    PMIX_INFO_LOAD(&info[0], PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
-    PMIX_INFO_LOAD(&info[1], PMIX_LAUNCHER, NULL, PMIX_BOOL);
-    rc = PMIx_tool_init(&me, info, 2);
-    printf("launcher init: %d\n", (int)rc);
+    rc = launcher_init(&me);
     if (rc != PMIX_SUCCESS) {
         return 1;
     }
