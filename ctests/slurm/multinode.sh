@@ -334,6 +334,7 @@ ring_and_allreduce "Open MPI" "" "${mpi_env[@]}"
 step ring-async "$D/ring-async.out" "${mpi_env[@]}" OMPI_MCA_pmix_base_async_modex=1 OMPI_MCA_pmix_base_collect_data=0 -- ./ring
 ok=0; ring_ok "$D/ring-async.out" && ok=1
 verdict "Open MPI ring with async modex (direct modex)" $ok "srun rc $rc, ${dt} s"
+[ $ok = 1 ] || { tail -8 "$D/ring-async.out.err"; tail -4 "$D/ring-async.out"; } | sed 's/^/    /'
 
 # ---- Open MPI 5 ------------------------------------------------------------------------
 if [ -n "${OMPI5_DIR:-}" ] && [ "$lib" = ours ]; then
