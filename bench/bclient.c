@@ -138,24 +138,10 @@ static void write_one(const char *figure, long long v)
 
 static void wait_go(void)
 {
-    const char *fd = getenv("BENCH_GO_FD");
-    const char *ready = getenv("BENCH_READY_FD");
-    char c;
-    if (ready != NULL) {
-        /* running: the host releases every client once all have said so */
-        if (write(atoi(ready), "r", 1) < 0) {
-            /* the host then releases us when every copy of the pipe is closed */
-        }
-        close(atoi(ready));
-        unsetenv("BENCH_READY_FD");
+    long long t = bench_wait_go();
+    if (t >= 0) {
+        t_go = t;
     }
-    if (fd == NULL) {
-        return;
-    }
-    while (read(atoi(fd), &c, 1) > 0) {
-    }
-    close(atoi(fd));
-    t_go = bench_now_ns();
 }
 
 static void *xmalloc(size_t n)

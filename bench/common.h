@@ -50,6 +50,31 @@ static inline long long bench_pss_kb(pid_t pid)
     return bench_smaps_kb(pid, "Pss:");
 }
 
+/* Says this client runs (a byte to the pipe BENCH_READY_FD, when set) and waits for the host's
+ * release (EOF on the pipe BENCH_GO_FD, when set). Returns the time of the release, or -1
+ * without BENCH_GO_FD. */
+static inline long long bench_wait_go(void)
+{
+    const char *fd = getenv("BENCH_GO_FD");
+    const char *ready = getenv("BENCH_READY_FD");
+    char c;
+    if (ready != NULL) {
+        /* running: the host releases every client once all have said so */
+        if (write(atoi(ready), "r", 1) < 0) {
+            /* the host then releases us when every copy of the pipe is closed */
+        }
+        close(atoi(ready));
+        unsetenv("BENCH_READY_FD");
+    }
+    if (fd == NULL) {
+        return -1;
+    }
+    while (read(atoi(fd), &c, 1) > 0) {
+    }
+    close(atoi(fd));
+    return bench_now_ns();
+}
+
 /* Write the path of every libpmix* object mapped by this process to $BENCH_OUT/lib.ROLE[.RANK],
  * so that the harness can prove which library ran. */
 static inline void bench_record_lib(const char *role, int rank)

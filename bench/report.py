@@ -44,6 +44,8 @@ SCALE_ARRS["ref5"] = ("all OpenPMIx 5.0.11", "bhost", "ref5", "ref5")
 SCALE_ARRS["floor-ours"] = ("floor: ours, ranks exit at once", "bhost", "ours", "ours")
 SCALE_ARRS["floor-ref"] = ("floor: reference, ranks exit at once", "bhost", "ref", "ref")
 SCALE_ARRS["floor-ref5"] = ("floor: OpenPMIx 5.0.11, ranks exit at once", "bhost", "ref5", "ref5")
+# The machine's floor: our bhost, the ranks `bfloor` (the same, linked to no PMIx library).
+SCALE_ARRS["floor-bare"] = ("floor: our host, ranks with no PMIx library", "bhost", "ours", None)
 # what PMIx_Get_version() of each library begins with
 VERSION_PREFIX = {"ref": "OpenPMIx", "ref5": "OpenPMIx", "ours": "pmix-rs"}
 # the scale arrangements with a 4.2.2 process in them
@@ -147,7 +149,17 @@ class Results:
         except OSError:
             out = ""
         mode = "floor" if r["lib"].startswith("floor-") else "wireup"
-        checks = [("lib.client.0", "rank 0", clib, f"bclient: {mode} version ")]
+        checks = []
+        if clib is None:
+            # bfloor: rank 0's record of the libpmix objects it mapped is there and empty
+            try:
+                got = [x.strip() for x in open(os.path.join(d, "lib.client.0")) if x.strip()]
+            except OSError:
+                got = None
+            if got != [] or "bfloor: no PMIx library" not in out:
+                self.libcheck.append(f"{what}: rank 0 mapped {got} or did not say it ran")
+        else:
+            checks.append(("lib.client.0", "rank 0", clib, f"bclient: {mode} version "))
         if hlib is not None:
             checks.append(("lib.host", "bhost", hlib, "bhost: version "))
         for fn, who, lib, line in checks:
@@ -443,8 +455,27 @@ def scale_section(R, storm, ratios=None):
                "(the lowest ratio left once our PMIx work took no time)", fmt_s(la), fmt_s(vb),
                f"{la / vb:.3g}", "—", "—")
 
+    def machine_floor(param, b, title):
+        """The floor of a job whose ranks load no PMIx library, ÷ B's wall time: what no
+        library's PMIx work can go below."""
+        fparam = f"n{parse(param)[0]}-8"
+        if "floor-bare" not in arrs or b not in arrs:
+            return
+        lf, lo, vb = med(fparam, "floor-bare", "secs"), med(fparam, "floor-ours", "secs"), \
+            med(param, b, "secs")
+        if None in (lf, vb) or not vb:
+            return
+        n, _ = parse(param)
+        tt.add(n, peers_text(param), f"wall time: the machine's floor (our host, ranks with no "
+               f"PMIx library) ÷ {title}", fmt_s(lf), fmt_s(vb), f"{lf / vb:.3g}", "—", "—")
+        if lo is not None:
+            tt.add(n, peers_text(param), f"wall time: loading our library in every rank "
+                   f"(our floor less the machine's) ÷ {title}", fmt_s(lo - lf), fmt_s(vb),
+                   f"{(lo - lf) / vb:.3g}", "—", "—")
+
     for param in params:
         compare(param, "wall time: all ours ÷ all reference", "ours", "ref", "secs", fmt_s, 0.3)
+        machine_floor(param, "ref", "all reference")
         above_floor(param, "all ours ÷ all reference", "ours", "ref", "floor-ours", "floor-ref")
         above_floor(param, "all ours ÷ all OpenPMIx 5.0.11", "ours", "ref5", "floor-ours",
                     "floor-ref5")
@@ -488,7 +519,10 @@ def scale_section(R, storm, ratios=None):
            "library, each client `bclient floor` (started and released as a wire-up rank is, the "
            "library loaded, then exit without a PMIx call): what N processes cost before any PMIx "
            "work; \"wall time above the floor\" subtracts it (the 8-peer floor of the same N) "
-           "from each side. "
+           "from each side. The machine's floor: our `bhost` with each client `bfloor`, the same "
+           "program linked to no PMIx library: what the host and the machine cost (start, fork "
+           "and exec of N processes, their exit and reaping); our floor less it is what loading "
+           "our library in N processes costs. "
            f"Repetitions per arrangement: {rep_text}; the arrangements alternate within each "
            f"repetition; a job is killed after {m.get('scale_timeout')} s (its host's watchdog: "
            "`bhost -t`, `pmixrun --timeout`).\n",

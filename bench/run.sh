@@ -57,7 +57,8 @@
 #                   ($PMIXRUN [$STAGE/bin/pmixrun]) with our clients; with reference clients;
 #                   and the floor (floor-ours floor-ref, floor-ref5 with REF5_LIB): bhost and
 #                   clients on one library, the clients `bclient floor` (started, released,
-#                   exit at once: no PMIx call), with the 8-peer jobs only
+#                   exit at once: no PMIx call), with the 8-peer jobs only; floor-bare: bhost
+#                   on ours, the clients `bfloor` (the same, linked to no PMIx library)
 #   BENCH_SCALE_REPS   repetitions per N of BENCH_SCALE_NS, one number per N, the last one
 #                   repeating ["2 1": 2 at 256, 1 at 1024]
 #   BENCH_SCALE_TIMEOUT  seconds before one scale job is killed and reported as hung [300]
@@ -111,7 +112,7 @@ fi
 : "${BENCH_PIN:=split}"
 : "${BENCH_SCALE_NS:=256 1024}"
 : "${BENCH_SCALE_REPS:=2 1}"
-: "${BENCH_SCALE_ARRS:=ref ${REF5_LIB:+ref5 }ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref floor-ours floor-ref${REF5_LIB:+ floor-ref5}}"
+: "${BENCH_SCALE_ARRS:=ref ${REF5_LIB:+ref5 }ours oursrv-refcli refsrv-ourcli pmixrun-ours pmixrun-ref floor-ours floor-ref${REF5_LIB:+ floor-ref5} floor-bare}"
 : "${BENCH_SCALE_TIMEOUT:=300}"
 : "${PMIXRUN:=$STAGE/bin/pmixrun}"
 : "${BENCH_FIGURES:=init main jobsize tool mpi prrte connect iof scale}"
@@ -142,6 +143,7 @@ unset PMIX_MCA_gds
 CFLAGS="-O2 -g -Wall -Wextra -Werror"
 cc $CFLAGS -I"$REF_INC" "$here/bhost.c" -o "$bin/bhost" -L"$REF_LIB" -lpmix -lpthread || die "bhost.c does not build"
 cc $CFLAGS -I"$REF_INC" "$here/bclient.c" -o "$bin/bclient" -L"$REF_LIB" -lpmix || die "bclient.c does not build"
+cc $CFLAGS "$here/bfloor.c" -o "$bin/bfloor" || die "bfloor.c does not build"
 have_mpi=0 have_mpi5=0
 if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
   mpicc -O2 -Wall "$here/hello_mpi.c" -o "$bin/hello_mpi" && have_mpi=1
@@ -233,8 +235,9 @@ iof_job() {  # LIB REP
 # writes no figure of its own) and kills it 30 s after its watchdog should have. Wall time:
 # from the start of the host to its exit (the last client has exited before).
 scale_job() {
-  local arr=$1 n=$2 peers=$3 rep=$4 hlib clib cmd mode=wireup
+  local arr=$1 n=$2 peers=$3 rep=$4 hlib clib cmd mode=wireup prog=$bin/bclient
   case $arr in
+    floor-bare) [ "$peers" = all ] && return 0; mode=floor prog=$bin/bfloor ;;
     floor-*) [ "$peers" = all ] && return 0; mode=floor ;;
   esac
   case $arr in
@@ -248,6 +251,7 @@ scale_job() {
     floor-ours) hlib=$OURS_LIB clib=$OURS_LIB ;;
     floor-ref) hlib=$REF_LIB clib=$REF_LIB ;;
     floor-ref5) hlib=$REF5_LIB clib=$REF5_LIB ;;
+    floor-bare) hlib=$OURS_LIB clib=none ;;
     *) die "unknown scale arrangement $arr (BENCH_SCALE_ARRS)" ;;
   esac
   local param="n$n-$peers" all=0
@@ -258,7 +262,7 @@ scale_job() {
   if [ -n "$hlib" ]; then
     cmd=(env "TMPDIR=$TMPDIR" "LD_LIBRARY_PATH=$hlib" "BENCH_CLIENT_LD_LIBRARY_PATH=$clib"
          "BENCH_OUT=$d" "BENCH_WIREUP_ALL=$all" "$bin/bhost" -n "$n" -H -1 -C -1
-         -t "$BENCH_SCALE_TIMEOUT" -- "$bin/bclient" "$mode")
+         -t "$BENCH_SCALE_TIMEOUT" -- "$prog" "$mode")
   else
     cmd=(env -u LD_LIBRARY_PATH "TMPDIR=$TMPDIR" "BENCH_OUT=$d" "BENCH_WIREUP_ALL=$all" "$PMIXRUN"
          -n "$n" --timeout "$BENCH_SCALE_TIMEOUT" -x "LD_LIBRARY_PATH=$clib" "$bin/bclient" wireup)
@@ -296,7 +300,10 @@ scale_job() {
   local want_c=pmix-rs want_h=pmix-rs note=
   [ "$clib" = "$REF_LIB" ] || [ "$clib" = "$REF5_LIB" ] && want_c=OpenPMIx
   [ "$hlib" = "$REF_LIB" ] || [ "$hlib" = "$REF5_LIB" ] && want_h=OpenPMIx
-  if [ $rc = 0 ]; then
+  if [ $rc = 0 ] && [ "$clib" = none ]; then
+    { grep -q "^bfloor: no PMIx library" "$d/stdout" && [ -f "$d/lib.client.0" ] && [ ! -s "$d/lib.client.0" ]; } ||
+      note="  A PMIx LIBRARY IN A bfloor RANK, or no record of it"
+  elif [ $rc = 0 ]; then
     grep -q "^bclient: $mode version $want_c" "$d/stdout" || note="  WRONG CLIENT LIBRARY (want $want_c)"
     [ -z "$hlib" ] || grep -q "^bhost: version $want_h" "$d/stdout" || note="$note  WRONG HOST LIBRARY (want $want_h)"
   fi
